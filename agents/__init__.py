@@ -1,0 +1,1 @@
+"""Agents: random, heuristic and PPO policies behind one protocol (``agents.base.Agent``)."""

@@ -1,0 +1,42 @@
+"""The agent protocol shared by the single-agent wrapper, the evaluation harness and the
+PPO opponent pool.
+
+An agent sees only what its seat may see: the encoded observation planes, the action mask
+and the ``PlayerView``. It returns an action id of ``mjenv.env.actions``.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from mjenv.game.view import PlayerView
+
+
+@runtime_checkable
+class Agent(Protocol):
+    name: str
+
+    def act(self, observation: np.ndarray, mask: np.ndarray, view: PlayerView) -> int:
+        """One decision: ``observation`` float32 (C, 34), ``mask`` int8 (N,)."""
+        ...
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray,
+                  views: Sequence[PlayerView]) -> np.ndarray:
+        """Many decisions at once (batched inference for neural agents)."""
+        ...
+
+
+class BaseAgent:
+    """Default ``act_batch`` that loops over ``act``; neural agents override it."""
+
+    name = "agent"
+
+    def act(self, observation: np.ndarray, mask: np.ndarray, view: PlayerView) -> int:
+        raise NotImplementedError
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray,
+                  views: Sequence[PlayerView]) -> np.ndarray:
+        return np.array([self.act(o, m, v) for o, m, v in zip(observations, masks, views)],
+                        dtype=np.int64)

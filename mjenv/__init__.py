@@ -1,0 +1,45 @@
+"""mjenv: rule engine and reinforcement-learning environments for 海森林 competitive mahjong.
+
+Public names are loaded lazily (PEP 562) so that ``import mjenv`` stays cheap and a script that
+only scores hands never imports the game engine or gymnasium.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+__version__ = "0.1.0"
+
+_EXPORTS = {
+    "RuleConfig": "mjenv.rules",
+    "Meld": "mjenv.tiles",
+    "parse_tiles": "mjenv.tiles",
+    "score_hand": "mjenv.scoring",
+    "NotWinningHand": "mjenv.scoring",
+    "ScoreResult": "mjenv.scoring",
+    "waits": "mjenv.analysis",
+    "shanten": "mjenv.analysis",
+    "Action": "mjenv.game",
+    "Hand": "mjenv.game",
+    "Match": "mjenv.game",
+    "IllegalActionError": "mjenv.game",
+    "PlayerView": "mjenv.game",
+    "replay": "mjenv.game",
+    "MahjongEnv": "mjenv.env",
+    "SingleAgentEnv": "mjenv.env",
+}
+
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mjenv' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
