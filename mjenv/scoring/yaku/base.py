@@ -1,0 +1,71 @@
+"""The ``Yaku`` record and the ``yaku`` decorator every category module uses.
+
+A yaku is data plus one check: its predicate takes a ``Reading`` and returns how many times
+the yaku holds (0 = not at all; only 三元牌 ever returns more than 1, once per dragon pung).
+
+``scope`` declares what of the reading the predicate reads, so the scorer can evaluate it as
+rarely as possible: ``TILES`` reads only ``shape``, ``suits`` and ``ranks``, ``SITUATION``
+only ``shape``, ``ctx``, ``single_wait`` and ``open_melds`` (both memoised on those);
+``HAND`` anything hand-wide: tile counts, declared melds, flags, winds, waits (once per hand
+and shape); ``GROUPS`` also the groups and the pair (once per decomposition);
+``PLACEMENT`` also the winning tile's placement and the 暗刻 status that depends on it (once
+per reading).
+
+``chows``, ``pungs`` (kongs included), ``honor_pungs`` and ``quads`` (``Reading.quads``) are
+the least a standard reading must have for the yaku to hold: the scorer skips a predicate
+whose minimum the reading misses. Tests check every declaration against full evaluation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from mjenv.scoring.reading import KNITTED, SEVEN_PAIRS, SHAPES, STANDARD, THIRTEEN_ORPHANS, Reading
+
+TILES, SITUATION, HAND = "tiles", "situation", "hand"
+GROUPS, PLACEMENT = "groups", "placement"
+
+# RULES.md §8 shape column: S, 7, K, O, any.
+S = frozenset({STANDARD})
+P7 = frozenset({SEVEN_PAIRS})
+K = frozenset({KNITTED})
+O = frozenset({THIRTEEN_ORPHANS})
+ANY = frozenset(SHAPES)
+
+
+@dataclass(frozen=True)
+class Yaku:
+    """One row of RULES.md §8."""
+
+    id: str
+    name_zh: str
+    name_en: str
+    points: int
+    shapes: frozenset[str]
+    excludes: frozenset[str]
+    predicate: Callable[[Reading], int]
+    scope: str
+    chows: int = 0
+    pungs: int = 0
+    honor_pungs: int = 0
+    quads: int = 0
+
+    def __call__(self, reading: Reading) -> int:
+        """Times the yaku holds for ``reading`` (0 when the shape does not qualify)."""
+        return int(self.predicate(reading)) if reading.shape in self.shapes else 0
+
+
+def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str], *,
+         excludes: Iterable[str] = (), scope: str = GROUPS, chows: int = 0, pungs: int = 0,
+         honor_pungs: int = 0, quads: int = 0) -> Callable[[Callable[[Reading], int]], Yaku]:
+    """Decorator turning a predicate into its ``Yaku`` record."""
+    if scope not in (TILES, SITUATION, HAND, GROUPS, PLACEMENT):
+        raise ValueError(f"unknown yaku scope {scope!r}")
+
+    def wrap(fn: Callable[[Reading], int]) -> Yaku:
+        return Yaku(id, name_zh, name_en, points, shapes, frozenset(excludes), fn, scope,
+                    chows, pungs, honor_pungs, quads)
+
+    return wrap
+

@@ -1,0 +1,186 @@
+"""数字型 numbers (RULES.md §8): rank ranges, 序数, 将眼, 一条龙 and 老少, 全带, pungs by rank.
+
+"Number tiles of rank … only" means no honors at all. For 三序数/两序数 each rank 1–9 is one
+number, all winds together one number, all dragons together one number.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from mjenv.scoring.reading import DRAGON, WIND, Reading
+from mjenv.scoring.yaku.base import ANY, GROUPS, S, TILES, yaku
+
+_HONORS = WIND | DRAGON
+
+
+def _rank_mask(*ranks: int) -> int:
+    """The ``Reading.ranks`` bits of ``ranks``."""
+    return sum(1 << r for r in ranks)
+
+
+_SIMPLES = _rank_mask(*range(2, 9))
+_ABOVE_FIVE = _rank_mask(6, 7, 8, 9)
+_BELOW_FIVE = _rank_mask(1, 2, 3, 4)
+_UPPER = _rank_mask(7, 8, 9)
+_MIDDLE = _rank_mask(4, 5, 6)
+_LOWER = _rank_mask(1, 2, 3)
+_ODD = _rank_mask(1, 3, 5, 7, 9)
+_EVEN = _rank_mask(2, 4, 6, 8)
+_STEP_RANKS = (_rank_mask(1, 4, 7), _rank_mask(2, 5, 8), _rank_mask(3, 6, 9))
+
+
+def _only_ranks(r: Reading, mask: int) -> bool:
+    """No honors, and every number tile's rank is in ``mask``."""
+    return r.suits & _HONORS == 0 and r.ranks & ~mask == 0
+
+
+def _numbers_used(r: Reading) -> int:
+    return bin(r.ranks).count("1") + (r.suits & WIND != 0) + (r.suits & DRAGON != 0)
+
+
+def _laoshao_counts(r: Reading) -> tuple[int, int]:
+    """(老少顺 count, 老少刻 count): per suit, pairs of 123+789 chows and 111+999 pungs."""
+    c, p = r.chows, r.pungs
+    shun = ke = 0
+    for base in (0, 9, 18):
+        if base in c and base + 6 in c:
+            shun += min(c.count(base), c.count(base + 6))
+        if base in p and base + 8 in p:
+            ke += 1
+    return shun, ke
+
+
+@yaku("jiangyan", "将眼", "2-5-8 Pair", 1, S, scope=GROUPS)
+def jiangyan(r: Reading) -> bool:
+    return r.pair < 27 and r.pair % 9 in (1, 4, 7)
+
+
+@yaku("duanyao", "断幺九", "All Simples", 1, ANY, scope=TILES)
+def duanyao(r: Reading) -> bool:
+    return _only_ranks(r, _SIMPLES)
+
+
+@yaku("dayuwu", "大于五", "Upper Four", 6, ANY, scope=TILES)
+def dayuwu(r: Reading) -> bool:
+    return _only_ranks(r, _ABOVE_FIVE)
+
+
+@yaku("xiaoyuwu", "小于五", "Lower Four", 6, ANY, scope=TILES)
+def xiaoyuwu(r: Reading) -> bool:
+    return _only_ranks(r, _BELOW_FIVE)
+
+
+@yaku("quanda", "全大", "Upper Tiles", 20, ANY, excludes=("dayuwu", "san_xushu"), scope=TILES)
+def quanda(r: Reading) -> bool:
+    return _only_ranks(r, _UPPER)
+
+
+@yaku("quanzhong", "全中", "Middle Tiles", 20, ANY, excludes=("duanyao", "san_xushu"),
+      scope=TILES)
+def quanzhong(r: Reading) -> bool:
+    return _only_ranks(r, _MIDDLE)
+
+
+@yaku("quanxiao", "全小", "Lower Tiles", 20, ANY, excludes=("xiaoyuwu", "san_xushu"),
+      scope=TILES)
+def quanxiao(r: Reading) -> bool:
+    return _only_ranks(r, _LOWER)
+
+
+@yaku("san_xushu", "三序数", "Three Numbers", 10, ANY, scope=TILES)
+def san_xushu(r: Reading) -> bool:
+    return _numbers_used(r) <= 3
+
+
+@yaku("liang_xushu", "两序数", "Two Numbers", 20, ANY, excludes=("san_xushu", "duiduihu"),
+      scope=TILES)
+def liang_xushu(r: Reading) -> bool:
+    return _numbers_used(r) <= 2
+
+
+@yaku("yitiaolong", "一条龙", "Pure Straight", 6, S, excludes=("laoshao",), scope=GROUPS, chows=3)
+def yitiaolong(r: Reading) -> bool:
+    c = r.chows
+    return any(b in c and b + 3 in c and b + 6 in c for b in (0, 9, 18))
+
+
+@yaku("laoshao", "老少", "Old and Young", 1, S, scope=GROUPS)
+def laoshao(r: Reading) -> bool:
+    return _laoshao_counts(r) != (0, 0)
+
+
+@yaku("fengyao", "逢幺", "Old and Young Mixed", 4, S, excludes=("laoshao",),
+      scope=GROUPS, chows=2, pungs=2)
+def fengyao(r: Reading) -> bool:
+    shun, ke = _laoshao_counts(r)
+    return shun >= 1 and ke >= 1
+
+
+@yaku("laoshao_shuangshun", "老少双顺", "Two Old-and-Young Chows", 6, S,
+      excludes=("laoshao",), scope=GROUPS, chows=4)
+def laoshao_shuangshun(r: Reading) -> bool:
+    return _laoshao_counts(r)[0] >= 2
+
+
+@yaku("laoshao_shuangdui", "老少双对", "Two Old-and-Young Pungs", 10, S,
+      excludes=("laoshao", "duiduihu", "san_xushu"), scope=GROUPS, pungs=4)
+def laoshao_shuangdui(r: Reading) -> bool:
+    return _laoshao_counts(r)[1] >= 2
+
+
+@yaku("quandai", "全带", "Rank in Every Set", 10, S, scope=GROUPS)
+def quandai(r: Reading) -> bool:
+    """Every meld and the pair holds a number tile of one same rank."""
+    if r.pair >= 27:
+        return False
+    rank = r.pair % 9
+    for g in r.groups:
+        if g.first >= 27:
+            return False
+        lo = g.first % 9
+        if not (lo <= rank <= lo + 2 if g.kind == "chow" else lo == rank):
+            return False
+    return True
+
+
+@yaku("jishu_duidui", "奇数对对胡", "All Odd Pungs", 10, S, excludes=("duiduihu",),
+      scope=GROUPS, pungs=4)
+def jishu_duidui(r: Reading) -> bool:
+    return len(r.pungs) == 4 and _only_ranks(r, _ODD)
+
+
+@yaku("oushu_duidui", "偶数对对胡", "All Even Pungs", 10, S, excludes=("duiduihu", "duanyao"),
+      scope=GROUPS, pungs=4)
+def oushu_duidui(r: Reading) -> bool:
+    return len(r.pungs) == 4 and _only_ranks(r, _EVEN)
+
+
+@yaku("jingtong", "镜同胡", "Mirrored Chows", 6, S, scope=GROUPS, chows=2)
+def jingtong(r: Reading) -> bool:
+    """Two chows of the same ranks in two different suits."""
+    return len(set(r.chows)) > len({t % 9 for t in r.chows})
+
+
+@yaku("ertongke", "二同刻", "Two Double Pungs", 20, S, excludes=("duiduihu", "san_xushu"),
+      scope=GROUPS, pungs=4)
+def ertongke(r: Reading) -> bool:
+    """Four number pungs in two couples, each couple one rank in two suits."""
+    p = r.pungs
+    if len(p) != 4 or p[-1] >= 27:
+        return False
+    return all(n == 2 for n in Counter(t % 9 for t in p).values())
+
+
+@yaku("sanbuke", "三步刻", "Stepped Pungs", 20, S, excludes=("duiduihu", "san_xushu"),
+      scope=GROUPS, pungs=4)
+def sanbuke(r: Reading) -> bool:
+    """Four pungs and the pair, all ranks in one of {1,4,7}, {2,5,8}, {3,6,9}, no honors."""
+    if len(r.pungs) != 4:
+        return False
+    return any(_only_ranks(r, m) for m in _STEP_RANKS)
+
+
+YAKU = (jiangyan, duanyao, dayuwu, xiaoyuwu, quanda, quanzhong, quanxiao, san_xushu,
+        liang_xushu, yitiaolong, laoshao, fengyao, laoshao_shuangshun, laoshao_shuangdui,
+        quandai, jishu_duidui, oushu_duidui, jingtong, ertongke, sanbuke)

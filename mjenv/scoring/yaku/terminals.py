@@ -1,0 +1,53 @@
+"""幺九型 terminals (RULES.md §8): 混全带幺, 纯全带幺, 混老头, 清老头."""
+
+from __future__ import annotations
+
+from mjenv.scoring.reading import CHOW, DRAGON, WIND, Reading
+from mjenv.scoring.yaku.base import GROUPS, S, TILES, yaku
+
+_TERMINAL_RANKS = (1 << 1) | (1 << 9)
+
+
+def _outside(tile: int) -> bool:
+    """A terminal or an honor."""
+    return tile >= 27 or tile % 9 in (0, 8)
+
+
+def _all_groups_outside(r: Reading) -> bool:
+    """Every meld and the pair holds a terminal or an honor."""
+    if not _outside(r.pair):
+        return False
+    for g in r.groups:
+        if g.kind == CHOW:
+            if g.first % 9 not in (0, 6):
+                return False
+        elif not _outside(g.first):
+            return False
+    return True
+
+
+@yaku("hunquan", "混全带幺", "Outside Hand", 4, S, scope=GROUPS)
+def hunquan(r: Reading) -> bool:
+    return _all_groups_outside(r)
+
+
+@yaku("chunquan", "纯全带幺", "Terminals in All Sets", 6, S, excludes=("hunquan",), scope=GROUPS)
+def chunquan(r: Reading) -> bool:
+    return r.suits & (WIND | DRAGON) == 0 and _all_groups_outside(r)
+
+
+@yaku("hunlaotou", "混老头", "All Terminals and Honors", 20, S,
+      excludes=("hunquan", "duiduihu"), scope=TILES)
+def hunlaotou(r: Reading) -> bool:
+    """Only terminals and honors (a standard hand of those is necessarily all pungs)."""
+    return r.ranks & ~_TERMINAL_RANKS == 0
+
+
+@yaku("qinglaotou", "清老头", "All Terminals", 40, S,
+      excludes=("chunquan", "hunquan", "hunlaotou", "duiduihu", "liang_xushu", "san_xushu",
+                "jishu_duidui", "laoshao"), scope=TILES)
+def qinglaotou(r: Reading) -> bool:
+    return r.suits & (WIND | DRAGON) == 0 and r.ranks & ~_TERMINAL_RANKS == 0
+
+
+YAKU = (hunquan, chunquan, hunlaotou, qinglaotou)

@@ -1,0 +1,92 @@
+"""Properties over seeded random winning hands (every shape, melds, flags).
+
+The scorer evaluates each predicate once per hand, per decomposition or per reading according
+to its declared ``scope``, and skips it when the reading has fewer chows/pungs than its
+declared minimum; these tests check those declarations and that the shortcut scorer equals the
+plain definition: the best over all readings of (holding yaku − excluded yaku).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mjenv.analysis import wait_kinds
+from mjenv.scoring import YAKU, clear_caches, counted, holding_yaku, readings, score
+from mjenv.scoring.yaku import GROUPS, HAND, SITUATION, TILES
+from tests.scale import n
+from tests.scoring.handgen import random_wins
+
+WINS = random_wins(seed=2024, n=n(400, 4000))
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_score_is_the_best_reading(chunk: int) -> None:
+    for w in WINS[chunk::4]:
+        r = score(w.hand, w.win_tile, w.melds, w.ctx)
+        totals = [sum(counted(holding_yaku(x)).values())
+                  for x in readings(w.hand, w.win_tile, w.melds, w.ctx)]
+        assert r.points == max(totals), w
+        assert r.yaku == counted(holding_yaku(r.reading))
+        assert sum(r.yaku.values()) == r.points
+        assert all(v == YAKU[k].points * holding_yaku(r.reading)[k] for k, v in r.yaku.items())
+
+
+def test_scopes_and_minimums_are_honest() -> None:
+    memo: dict[tuple, int] = {}        # TILES and SITUATION: memoised across hands
+    for w in WINS:
+        rs = readings(w.hand, w.win_tile, w.melds, w.ctx)
+        by_shape: dict[str, dict[str, int]] = {}
+        by_decomposition: dict[tuple, dict[str, int]] = {}
+        for r in rs:
+            for y in YAKU.values():
+                if r.shape not in y.shapes:
+                    continue
+                v = y(r)
+                if y.scope == TILES:
+                    assert memo.setdefault((y.id, r.shape, r.suits, r.ranks), v) == v, (y.id, w)
+                elif y.scope == SITUATION:
+                    key = (y.id, r.shape, r.ctx, r.single_wait, r.open_melds)
+                    assert memo.setdefault(key, v) == v, (y.id, w)
+                elif y.scope == HAND:
+                    assert by_shape.setdefault(r.shape, {}).setdefault(y.id, v) == v, (y.id, w)
+                elif y.scope == GROUPS:
+                    key = (r.pair, tuple(sorted((g.kind, g.first) for g in r.groups)))
+                    assert by_decomposition.setdefault(key, {}).setdefault(y.id, v) == v, \
+                        (y.id, w)
+                if v and r.shape == "standard":
+                    honor_pungs = sum(1 for t in r.pungs if t >= 27)
+                    assert (len(r.chows) >= y.chows and len(r.pungs) >= y.pungs
+                            and honor_pungs >= y.honor_pungs and len(r.quads) >= y.quads), \
+                        (y.id, w)
+
+
+def test_readings_are_consistent() -> None:
+    for w in WINS:
+        for r in readings(w.hand, w.win_tile, w.melds, w.ctx):
+            assert r.kinds == tuple(k for k in range(34) if r.counts[k])
+            if r.shape != "standard":
+                assert r.groups == () and r.placement is None
+                continue
+            assert len(r.groups) == 4 and len(r.chows) + len(r.pungs) == 4
+            tiles = sorted([t for g in r.groups for t in g.tiles] + [r.pair, r.pair])
+            assert tiles == sorted(t for t in range(34) for _ in range(r.counts[t]))
+            group = r.groups[r.win_group] if r.win_group is not None else None
+            assert w.win_tile in (group.tiles if group else (r.pair,))
+            assert group is None or group.source == "hand"
+
+
+def test_single_wait_matches_the_wait_set() -> None:
+    """The scorer proves a second wait cheaply where it can; it must agree with the full set."""
+    for w in WINS:
+        counts = [0] * 34
+        for t in w.hand:
+            counts[t] += 1
+        single = len(wait_kinds(counts, w.melds)) == 1
+        assert all(r.single_wait == single
+                   for r in readings(w.hand, w.win_tile, w.melds, w.ctx)), w
+
+
+def test_memoisation_does_not_change_results() -> None:
+    first = [score(w.hand, w.win_tile, w.melds, w.ctx) for w in WINS[:200]]
+    clear_caches()
+    assert [score(w.hand, w.win_tile, w.melds, w.ctx) for w in WINS[:200]] == first
