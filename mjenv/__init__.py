@@ -29,7 +29,7 @@ _EXPORTS = {
     "SingleAgentEnv": "mjenv.env",
 }
 
-__all__ = sorted(_EXPORTS) + ["__version__"]
+__all__ = sorted(_EXPORTS) + ["__version__", "register_envs"]
 
 
 def __getattr__(name: str):
@@ -43,3 +43,16 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return __all__
+
+
+def register_envs() -> None:
+    """Register ``mjenv/Mahjong-v0`` with Gymnasium (idempotent). Runs on ``import mjenv`` so
+    that ``gymnasium.make("mjenv/Mahjong-v0")`` works; the entry point is a string, so the
+    environment modules load only when an environment is made."""
+    import gymnasium
+
+    if "mjenv/Mahjong-v0" not in gymnasium.registry:
+        gymnasium.register(id="mjenv/Mahjong-v0", entry_point="mjenv.env.gym_env:MahjongEnv")
+
+
+register_envs()
