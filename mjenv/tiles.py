@@ -59,6 +59,10 @@ def is_terminal_or_honor(tile: int) -> bool:
 
 
 _GROUP_RE = re.compile(r"(\d+)([a-zA-Z])")
+# Well-formed mpsz (spaces removed), and per suit letter: digit -> tile.
+_VALID_RE = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)*")
+_DIGIT_TILE = {suit: {name[0]: tile for name, tile in _NAME_TO_TILE.items() if name[1] == suit}
+               for suit in "mpsz"}
 
 
 def parse_tiles(text: str) -> list[int]:
@@ -69,7 +73,12 @@ def parse_tiles(text: str) -> list[int]:
     if not isinstance(text, str):
         raise ValueError(f"tiles must be an mpsz string, got {type(text).__name__}")
     s = text.replace(" ", "")
-    tiles: list[int] = []
+    if _VALID_RE.fullmatch(s):                  # well-formed: the fast path
+        tiles: list[int] = []
+        for digits, suit in _GROUP_RE.findall(s):
+            tiles += map(_DIGIT_TILE[suit].__getitem__, digits)
+        return tiles
+    tiles = []                                  # find and name the bad part
     pos = 0
     for m in _GROUP_RE.finditer(s):
         if m.start() != pos:

@@ -22,7 +22,7 @@ def counts_key(counts: Sequence[int], max_copies: int = 4) -> bytes:
 
     ``bytes`` of a list is both the cheapest hashable form and a range check (0–255) in C.
     """
-    if type(counts) is list or type(counts) is tuple:
+    if type(counts) is list or type(counts) is tuple or type(counts) is bytes:
         try:
             key = bytes(counts)
             if len(key) == 34 and max(key) <= max_copies:

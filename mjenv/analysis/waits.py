@@ -18,7 +18,7 @@ from mjenv.analysis.tables import (
     KNIT_VALID,
     SUIT_SLICES,
     cached,
-    suit_readings,
+    suit_complete,
     suit_wait_ranks,
 )
 from mjenv.tiles import TILE_NAMES, Meld, counts34, parse_meld, parse_melds, parse_tiles
@@ -88,6 +88,12 @@ def structural_waits(counts: Sequence[int], n_melds: int = 0) -> list[int]:
     return list(_structural_waits(key, n_melds))
 
 
+def structural_wait_kinds(key: bytes, n_melds: int) -> tuple[int, ...]:
+    """``structural_waits`` for a caller that has checked its input itself (the scorer):
+    ``key`` is ``bytes`` of 34 counts 0–4 totalling 13 − 3·``n_melds``."""
+    return _structural_waits(key, n_melds)
+
+
 @cached(1 << 14)
 def _structural_waits(key: bytes, n_melds: int) -> tuple[int, ...]:
     """``structural_waits`` on a checked key; cached, the engine asks again for unchanged hands."""
@@ -105,7 +111,7 @@ def _structural_waits(key: bytes, n_melds: int) -> tuple[int, ...]:
         r = sum(sk) % 3
         if r == 2:
             pair_suits += 1
-        if r == 1 or not suit_readings(suit, sk):
+        if r == 1 or not suit_complete(suit, sk):
             if bad != -1:
                 bad = -2
                 break

@@ -14,7 +14,9 @@ predicates stay one-liners.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from functools import lru_cache
+from itertools import compress
+from typing import NamedTuple
 
 from mjenv.tiles import Meld, tiles_to_str
 
@@ -133,9 +135,10 @@ class Group(NamedTuple):
         return text if self.source == "hand" else f"{self.source}:{text}"
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """One reading of a winning hand (see the module docstring).
+class Reading(NamedTuple):
+    """One reading of a winning hand (see the module docstring). Immutable; a NamedTuple
+    rather than a frozen dataclass because the scorer builds one per placement of the winning
+    tile, and a dataclass's field-by-field ``__init__`` cost a tenth of a scored hand.
 
     Per reading: ``shape``; ``groups`` (hand melds first, then declared melds; empty outside
     the standard shape); ``pair``; ``placement`` and ``win_group`` (index into ``groups``, or
@@ -173,9 +176,72 @@ class Reading:
     ctx: WinContext
 
 
-# Per kind: its bit in Reading.suits and in Reading.ranks.
-_SUIT_BIT = tuple([SUIT_M] * 9 + [SUIT_P] * 9 + [SUIT_S] * 9 + [WIND] * 4 + [DRAGON] * 3)
-_RANK_BIT = tuple([1 << (k % 9 + 1) for k in range(27)] + [0] * 7)
+# Translation tables over the 34 counts: is the kind present / held four times?
+_PRESENT = bytes([0] + [1] * 255)
+_FOUR = bytes([0, 0, 0, 0, 1] + [0] * 251)
+_KINDS = range(34)
+# Reading.ranks of the presence pattern of a number suit as an int (byte r = rank r+1 present).
+_RANKS_OF = {int.from_bytes(bytes(m >> r & 1 for r in range(9)), "little"): m << 1
+             for m in range(512)}
+
+
+@lru_cache(maxsize=1 << 14)
+def tile_facts(counts: bytes) -> tuple[tuple[int, ...], int, int, tuple[int, ...]]:
+    """``(kinds, suits, ranks, fours)`` of the 34 counts of every tile of a hand: the kinds
+    present, the ``Reading.suits`` and ``Reading.ranks`` masks, the kinds held four times.
+    (Byte-level operations throughout: no Python loop over the kinds; memoised.)"""
+    present = counts.translate(_PRESENT)
+    m = int.from_bytes(present[0:9], "little")
+    p = int.from_bytes(present[9:18], "little")
+    s = int.from_bytes(present[18:27], "little")
+    suits = ((m and SUIT_M) | (p and SUIT_P) | (s and SUIT_S)
+             | (WIND if any(present[27:31]) else 0) | (DRAGON if any(present[31:]) else 0))
+    return (tuple(compress(_KINDS, present)), suits, _RANKS_OF[m | p | s],
+            tuple(compress(_KINDS, counts.translate(_FOUR))))
+
+
+class Placed(NamedTuple):
+    """One placement of the winning tile in a decomposition (RULES.md §7), with what a win on
+    a discard changes there: the group it completes is no longer concealed."""
+
+    placement: str
+    index: int | None               # the completed hand meld; None: the pair
+    ron_groups: tuple[Group, ...]   # the hand groups after a ron on this placement
+    ron_pung: bool                  # a ron here completes a pung: one 暗刻 fewer
+
+
+class Decomposition(NamedTuple):
+    """One standard reading of the concealed tiles plus the winning tile, with the parts of
+    every ``Reading`` built on it that do not depend on the declared melds or the flags."""
+
+    pair: int
+    melds: tuple[tuple[str, int], ...]
+    groups: tuple[Group, ...]       # the hand groups, all concealed (a tsumo, or a pair wait)
+    chows: tuple[int, ...]          # first tiles, sorted
+    pungs: tuple[int, ...]          # sorted
+    placements: tuple[Placed, ...]
+
+    @classmethod
+    def build(cls, pair: int, melds: tuple[tuple[str, int], ...], win: int) -> "Decomposition":
+        groups = tuple([_HAND_GROUPS[m] for m in melds])
+        placed = []
+        for placement, index in placements(pair, melds, win):
+            if index is None:
+                placed.append(Placed(placement, None, groups, False))
+            else:
+                ron = list(groups)
+                ron[index] = _RON_GROUPS[melds[index]]
+                placed.append(Placed(placement, index, tuple(ron), melds[index][0] != CHOW))
+        return cls(pair, melds, groups, tuple([f for k, f in melds if k == CHOW]),
+                   tuple([f for k, f in melds if k != CHOW]), tuple(placed))
+
+
+# The group of every meld a concealed decomposition can hold, concealed or completed by a ron
+# (Groups are immutable: built once and shared).
+_HAND_GROUPS = {(kind, t): Group(kind, t, "hand", True)
+                for kind in (CHOW, PUNG) for t in range(34)}
+_RON_GROUPS = {(kind, t): Group(kind, t, "hand", False)
+               for kind in (CHOW, PUNG) for t in range(34)}
 
 
 class HandFacts(NamedTuple):
@@ -201,24 +267,14 @@ class HandFacts(NamedTuple):
 
     @classmethod
     def build(cls, all_counts: list[int], win_tile: int, single_wait: bool,
-              melds: tuple[Meld, ...], ctx: WinContext, tiles: Sequence[int]) -> "HandFacts":
-        """``tiles``: the concealed hand; with the winning tile and the melds it gives the
-        kinds present more cheaply than a scan of the 34 counts."""
-        present = {win_tile, *tiles}
-        for m in melds:
-            present.update(m.tiles)
-        kinds = tuple(sorted(present))
-        suits = ranks = 0
-        for k in kinds:
-            suits |= _SUIT_BIT[k]
-            ranks |= _RANK_BIT[k]
+              melds: tuple[Meld, ...], ctx: WinContext) -> "HandFacts":
+        kinds, suits, ranks, fours = tile_facts(bytes(all_counts))
         if not melds:
-            quads = tuple([k for k in kinds if all_counts[k] == 4])
-            return cls(win_tile, single_wait, tuple(all_counts), kinds, suits, ranks, quads,
+            return cls(win_tile, single_wait, tuple(all_counts), kinds, suits, ranks, fours,
                        melds, 0, ctx, (), (), (), (), 0)
         groups = tuple([meld_group(m) for m in melds])
         kongs = tuple(sorted([g.first for g in groups if g.kind == KONG]))
-        quads = tuple([k for k in kinds if all_counts[k] == 4 and k not in kongs])
+        quads = tuple([k for k in fours if k not in kongs]) if kongs else fours
         return cls(win_tile, single_wait, tuple(all_counts), kinds, suits, ranks, quads, melds,
                    sum(1 for m in melds if m.is_open), ctx, groups,
                    tuple([g.first for g in groups if g.kind == CHOW]),
@@ -231,24 +287,21 @@ class HandFacts(NamedTuple):
                        self.single_wait, self.counts, self.kinds, self.suits, self.ranks,
                        self.quads, self.melds, self.open_melds, self.ctx)
 
-    def standard(self, pair: int, hand_melds: tuple[tuple[str, int], ...],
-                 placement: str, win_index: int | None) -> Reading:
-        """A standard reading: the concealed decomposition ``(pair, hand_melds)`` with the
-        winning tile placed in ``hand_melds[win_index]`` (``None``: in the pair)."""
-        ron_group = -1 if self.ctx.tsumo or win_index is None else win_index
-        groups = [Group(kind, first, "hand", i != ron_group)
-                  for i, (kind, first) in enumerate(hand_melds)]
-        chows = [first for kind, first in hand_melds if kind == CHOW]
-        pungs = [first for kind, first in hand_melds if kind != CHOW]
-        concealed = len(pungs) - (ron_group >= 0 and hand_melds[ron_group][0] != CHOW) \
-            + self.meld_concealed
+    def standard(self, d: Decomposition, p: Placed) -> Reading:
+        """The standard reading of decomposition ``d`` with the winning tile placed as ``p``."""
+        ron = p.index is not None and not self.ctx.tsumo
+        groups = p.ron_groups if ron else d.groups
+        concealed = len(d.pungs) - (ron and p.ron_pung) + self.meld_concealed
         if self.melds:
-            chows = sorted(chows + list(self.meld_chows))
-            pungs = sorted(pungs + list(self.meld_pungs))
-        return Reading(STANDARD, (*groups, *self.meld_groups), pair, placement, win_index,
-                       tuple(chows), tuple(pungs), self.kongs, concealed, self.win_tile,
-                       self.single_wait, self.counts, self.kinds, self.suits, self.ranks,
-                       self.quads, self.melds, self.open_melds, self.ctx)
+            groups += self.meld_groups
+            chows = tuple(sorted(d.chows + self.meld_chows)) if self.meld_chows else d.chows
+            pungs = tuple(sorted(d.pungs + self.meld_pungs)) if self.meld_pungs else d.pungs
+        else:
+            chows, pungs = d.chows, d.pungs
+        return Reading(STANDARD, groups, d.pair, p.placement, p.index, chows, pungs,
+                       self.kongs, concealed, self.win_tile, self.single_wait, self.counts,
+                       self.kinds, self.suits, self.ranks, self.quads, self.melds,
+                       self.open_melds, self.ctx)
 
 
 def meld_group(m: Meld) -> Group:

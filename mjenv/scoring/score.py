@@ -6,11 +6,14 @@ every yaku that holds, then drop each yaku that another holding yaku excludes.
 
 Speed (the engine scores on every ron check): each predicate runs at its declared scope
 (``Yaku.scope``) — tile-content yaku once per (shape, suits, ranks), memoised; other hand-wide
-yaku once per shape; decomposition yaku once per decomposition; placement yaku once per
-reading — and is skipped when the reading lacks the chows/pungs/honor pungs/quads it declares
-as a minimum. ``tests/scoring/test_properties.py`` checks all of this against the plain
-definition. The wait search (for 独听/假独) is skipped when a placement already proves a
-second wait.
+yaku once per shape; decomposition yaku once per decomposition, memoised on the groups, pair,
+suits, ranks and winds they read; placement yaku once per reading — and is skipped when the
+hand misses the minimum it declares (chows, pungs, honor pungs, quads, number suits, ranks).
+The decompositions of a concealed hand plus its winning tile are memoised too (the per-suit
+tables behind them are built at import, ``mjenv.analysis.tables``). Only the chosen reading's
+yaku are put in rulebook order. ``tests/scoring/test_properties.py`` checks all of this
+against the plain definition. The wait search (for 独听/假独) is skipped when a placement
+already proves a second wait.
 """
 
 from __future__ import annotations
@@ -20,11 +23,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
-from mjenv.analysis import (decompose_standard, is_knitted, is_seven_pairs,
-                            is_thirteen_orphans, wait_kinds)
-from mjenv.scoring.reading import (KNITTED, LIANGMIAN, SEVEN_PAIRS, SHAPES, SHUANGPENG, STANDARD,
-                                   THIRTEEN_ORPHANS, Group, HandFacts, Reading, WinContext,
-                                   placements)
+from mjenv.analysis import is_knitted, is_seven_pairs, is_thirteen_orphans
+from mjenv.analysis.decompose import decompose_key
+from mjenv.analysis.waits import structural_wait_kinds
+from mjenv.scoring.reading import (KNITTED, LIANGMIAN, NUMBER_SUITS, SEVEN_PAIRS, SHAPES,
+                                   SHUANGPENG, STANDARD, THIRTEEN_ORPHANS, Decomposition, Group,
+                                   HandFacts, Reading, WinContext, tile_facts)
 from mjenv.scoring.yaku import GROUPS, HAND, PLACEMENT, SITUATION, TILES, YAKU, Yaku
 from mjenv.tiles import (Meld, parse_meld, parse_tile, parse_tiles, parse_wind, tile_name,
                          tiles_to_str)
@@ -94,48 +98,97 @@ if any(y.shapes != {STANDARD} for y in YAKU.values() if y.scope in (GROUPS, PLAC
     raise RuntimeError("decomposition and placement yaku must be standard-shape only")
 
 
-def _by_minimum(scope: str) -> dict[tuple[int, int, int], Predicates]:
-    """Standard-shape yaku of ``scope`` per (chows, honor pungs, quads) of a reading (it has
-    4 − chows pungs), leaving out those whose declared minimum the reading misses."""
-    return {(c, h, q): _predicates(
-        y for y in YAKU.values()
-        if y.scope == scope and y.chows <= c and y.pungs <= 4 - c
-        and y.honor_pungs <= h and y.quads <= q)
-        for c in range(5) for h in range(5 - c) for q in range(4)}
+_STANDARD_ONLY = {scope: tuple(y for y in YAKU.values() if y.scope == scope)
+                  for scope in (GROUPS, PLACEMENT)}
 
 
-_GROUP_YAKU = _by_minimum(GROUPS)
-_PLACEMENT_YAKU = _by_minimum(PLACEMENT)
+# The distinct ``ranks`` minimums the yaku declare; a hand's *rank class* has bit j set when
+# its ranks meet the j-th one. Candidate lists are memoised per class, not per rank mask, so
+# that few hands ever miss.
+_RANK_MINIMUMS = tuple(sorted({y.ranks for y in YAKU.values()}))
+_RANK_CLASS = tuple(sum(1 << j for j, m in enumerate(_RANK_MINIMUMS) if ranks & m == m)
+                    for ranks in range(1 << 10))
+
+# Number suits present, per Reading.suits & NUMBER_SUITS.
+_SUIT_COUNT = tuple(bin(m).count("1") for m in range(8))
+
+
+@lru_cache(maxsize=1 << 12)
+def _candidates(scope: str, chows: int, honor_pungs: int, quads: int, suits: int,
+                rank_class: int) -> Predicates:
+    """Standard-shape yaku of ``scope`` whose declared minimum a reading meets: ``chows``
+    chows (so 4 − chows pungs), ``honor_pungs`` honor pungs, ``quads`` kinds held four times
+    (3 stands for 3 or more), ``suits`` number suits, the ranks of ``rank_class``."""
+    met = {m for j, m in enumerate(_RANK_MINIMUMS) if rank_class >> j & 1}
+    return _predicates(y for y in _STANDARD_ONLY[scope]
+                       if y.chows <= chows and y.pungs <= 4 - chows
+                       and y.honor_pungs <= honor_pungs and y.quads <= quads
+                       and y.suits <= suits and y.ranks in met)
 
 
 def clear_caches() -> None:
     """Forget memoised results (for cold-start benchmarks; results never depend on them)."""
     _tiles_yaku.cache_clear()
     _situation_yaku.cache_clear()
+    _candidates.cache_clear()
+    _group_yaku.cache_clear()
+    tile_facts.cache_clear()
+    _shapes.cache_clear()
     _context.cache_clear()
     _meld.cache_clear()
     _tile.cache_clear()
     _tiles.cache_clear()
 
 
-def _holding(predicates: Predicates, r: Reading) -> dict[str, int]:
-    """The yaku among ``predicates`` that hold for ``r``, with their multiplicity."""
-    out = {}
+def _holding(predicates: Predicates, r: Reading, base: dict[str, int] | None = None
+             ) -> dict[str, int]:
+    """``base`` plus the yaku among ``predicates`` that hold for ``r``, with their
+    multiplicity (``base`` itself, not a copy, when none holds: it is never modified)."""
+    out = None
     for yid, pred in predicates:
         v = pred(r)
         if v:
+            if out is None:
+                out = dict(base) if base else {}
             out[yid] = int(v)
+    if out is None:
+        return base if base is not None else {}
     return out
+
+
+_GROUP_MEMO: dict[tuple, dict[str, int]] = {}
+_GROUP_MEMO_SIZE = 1 << 14      # emptied when full: memory stays bounded
+
+
+def _group_yaku(r: Reading, key: tuple[int, ...]) -> dict[str, int]:
+    """GROUPS-scope yaku of the standard reading ``r`` (candidates by ``key``, see
+    ``_candidates``), memoised on all they may read: the groups (chows, pungs, kongs by first
+    tile), the pair, the quads, the suits and ranks, the winds. The same decompositions recur
+    across hands (the engine re-scores a ready hand on every discard that completes it)."""
+    memo_key = (r.pair, r.chows, r.pungs, r.kongs, r.quads, r.suits, r.ranks,
+                r.ctx.seat_wind, r.ctx.round_wind)
+    found = _GROUP_MEMO.get(memo_key)
+    if found is None:
+        if len(_GROUP_MEMO) >= _GROUP_MEMO_SIZE:
+            _GROUP_MEMO.clear()
+        found = _GROUP_MEMO[memo_key] = _holding(_candidates(GROUPS, *key), r)
+    return found
+
+
+_group_yaku.cache_clear = _GROUP_MEMO.clear  # type: ignore[attr-defined]  # as lru_cache's
 
 
 # TILES and SITUATION yaku are memoised on all they may read, evaluated on a probe reading
 # that carries nothing else (so a predicate reading more would see blanks, and tests fail).
 
+_NO_CONTEXT = WinContext()
+
+
 @lru_cache(maxsize=None)
 def _tiles_yaku(shape: str, suits: int, ranks: int) -> dict[str, int]:
     """At most 4 × 32 × 1024 keys."""
     probe = Reading(shape, (), None, None, None, (), (), (), 0, -1, False, (0,) * 34, (),
-                    suits, ranks, (), (), 0, WinContext())
+                    suits, ranks, (), (), 0, _NO_CONTEXT)
     return _holding(_TILES_YAKU[shape], probe)
 
 
@@ -174,8 +227,13 @@ def counted(holding: dict[str, int]) -> dict[str, int]:
 
 
 def _total(holding: dict[str, int]) -> int:
-    dropped = _dropped(holding)
-    return sum(_POINTS[i] * v for i, v in holding.items() if i not in dropped)
+    """P of one reading's holding yaku: ``sum(counted(holding).values())`` without the
+    ordering (the scorer's inner loop; ``counted`` runs for the chosen reading only)."""
+    excluded = [ex for i in holding if (ex := _EXCLUDES.get(i))]
+    if not excluded:
+        return sum([_POINTS[i] * v for i, v in holding.items()])
+    dropped = frozenset().union(*excluded)
+    return sum([_POINTS[i] * v for i, v in holding.items() if i not in dropped])
 
 
 def holding_yaku(r: Reading) -> dict[str, int]:
@@ -231,47 +289,66 @@ def _check(hand: Sequence[int], win_tile: int, melds: tuple[Meld, ...],
 
 # --- scoring ------------------------------------------------------------------------------
 
-Decomposition = tuple[int, tuple[tuple[str, int], ...], list[tuple[str, "int | None"]]]
-
-
 def readings(hand: Sequence[int], win_tile: int, melds: Sequence[Meld],
              ctx: WinContext) -> list[Reading]:
     """Every reading of the hand (RULES.md §6–§7), validated like ``score``; empty when the
     tiles form no winning shape."""
     facts, specials, decompositions = _analyse(hand, win_tile, tuple(melds), ctx)
     out = [facts.special(shape) for shape in specials]
-    for pair, hand_melds, places in decompositions:
-        for placement, index in places:
-            out.append(facts.standard(pair, hand_melds, placement, index))
+    for d in decompositions:
+        for p in d.placements:
+            out.append(facts.standard(d, p))
     return out
 
 
 def _analyse(hand: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: WinContext
-             ) -> tuple[HandFacts, list[str], list[Decomposition]]:
+             ) -> tuple[HandFacts, tuple[str, ...], tuple[Decomposition, ...]]:
     """Validate; find the special shapes and the standard decompositions (each with the
     placements of the winning tile); gather the hand-wide facts."""
     c13, total = _check(hand, win_tile, melds, ctx)
-    c14 = c13.copy()
+    key = bytes(c13)
+    specials, decompositions = _shapes(key, win_tile)
+    single = (bool(specials or decompositions)
+              and not _second_wait(decompositions, win_tile, total)
+              and _wait_count(key, len(melds), total, win_tile) == 1)
+    return HandFacts.build(total, win_tile, single, melds, ctx), specials, decompositions
+
+
+@lru_cache(maxsize=1 << 14)
+def _shapes(key: bytes, win_tile: int) -> tuple[tuple[str, ...], tuple[Decomposition, ...]]:
+    """The winning shapes of checked concealed counts (``key``, before the win) plus the
+    winning tile: the special shapes and every standard decomposition with its placements.
+
+    Memoised, as a pure function of the concealed tiles: the engine asks about the same
+    hands again and again (a ron check on every discard that completes one).
+    """
+    c14 = bytearray(key)
     c14[win_tile] += 1
-    specials = [] if melds else _special_shapes(c14)
-    decompositions = [(pair, hand_melds, placements(pair, hand_melds, win_tile))
-                      for pair, hand_melds in decompose_standard(c14)]
-    single = (not _second_wait(decompositions, win_tile, total)
-              and len(wait_kinds(c13, melds)) == 1)
-    return HandFacts.build(total, win_tile, single, melds, ctx, hand), specials, decompositions
+    key14 = bytes(c14)
+    specials = _special_shapes(key14) if sum(key14) == 14 else ()
+    return specials, tuple([Decomposition.build(pair, hand_melds, win_tile)
+                            for pair, hand_melds in decompose_key(key14)])
 
 
-def _second_wait(decompositions: list[Decomposition], win_tile: int, total: list[int]) -> bool:
+def _wait_count(key: bytes, n_melds: int, total: list[int], win_tile: int) -> int:
+    """How many kinds the 13-tile hand waited on (RULES.md §7): its structural waits less the
+    kinds held four times (``total`` counts the winning tile too)."""
+    return sum(1 for t in structural_wait_kinds(key, n_melds)
+               if total[t] - (t == win_tile) < 4)
+
+
+def _second_wait(decompositions: tuple[Decomposition, ...], win_tile: int,
+                 total: list[int]) -> bool:
     """A cheap proof that the hand had another wait besides the winning tile: a two-sided
     placement (the chow's other end) or a dual-pung one (the other pair), unless all four of
     that kind are held. Saves the full wait search for most hands."""
-    for pair, hand_melds, places in decompositions:
-        for placement, index in places:
-            if placement == LIANGMIAN:
-                first = hand_melds[index][1]
+    for d in decompositions:
+        for p in d.placements:
+            if p.placement == LIANGMIAN:
+                first = d.melds[p.index][1]
                 other = first + 3 if win_tile == first else first - 1
-            elif placement == SHUANGPENG:
-                other = pair
+            elif p.placement == SHUANGPENG:
+                other = d.pair
             else:
                 continue
             if total[other] < 4:
@@ -279,17 +356,17 @@ def _second_wait(decompositions: list[Decomposition], win_tile: int, total: list
     return False
 
 
-def _special_shapes(c14: list[int]) -> list[str]:
-    """Seven pairs, knitted, thirteen orphans (a concealed hand), tried only when the number
+def _special_shapes(key: bytes) -> tuple[str, ...]:
+    """Seven pairs, knitted, thirteen orphans (14 concealed tiles), tried only when the number
     of distinct kinds fits (7, 14, 13)."""
-    kinds = 34 - c14.count(0)
+    kinds = 34 - key.count(0)
     if kinds == 7:
-        return [SEVEN_PAIRS] if is_seven_pairs(c14) else []
+        return (SEVEN_PAIRS,) if is_seven_pairs(key) else ()
     if kinds == 14:
-        return [KNITTED] if is_knitted(c14) else []
+        return (KNITTED,) if is_knitted(key) else ()
     if kinds == 13:
-        return [THIRTEEN_ORPHANS] if is_thirteen_orphans(c14) else []
-    return []
+        return (THIRTEEN_ORPHANS,) if is_thirteen_orphans(key) else ()
+    return ()
 
 
 def score(hand: Sequence[int], win_tile: int, melds: Sequence[Meld],
@@ -309,23 +386,25 @@ def score(hand: Sequence[int], win_tile: int, melds: Sequence[Meld],
         p = _total(h)
         if p > best_p:
             best_p, best = p, (h, r)
-    hand_yaku = None
+    shape_yaku = None
     n_quads = min(len(facts.quads), 3)
-    for pair, hand_melds, places in decompositions:
-        group_yaku = key = None
-        for placement, index in places:
-            r = facts.standard(pair, hand_melds, placement, index)
-            if hand_yaku is None:
-                hand_yaku = _shape_yaku(r)
+    n_suits = _SUIT_COUNT[facts.suits & NUMBER_SUITS]
+    rank_class = _RANK_CLASS[facts.ranks]
+    for d in decompositions:
+        group_yaku = placement_predicates = None
+        for p in d.placements:
+            r = facts.standard(d, p)
             if group_yaku is None:
-                honor_pungs = len(r.pungs) - bisect_left(r.pungs, 27)   # pungs are sorted
-                key = (len(r.chows), honor_pungs, n_quads)
-                group_yaku = {**hand_yaku, **_holding(_GROUP_YAKU[key], r)}
-            h = _holding(_PLACEMENT_YAKU[key], r)
-            h = {**group_yaku, **h} if h else group_yaku
-            p = _total(h)
-            if p > best_p:
-                best_p, best = p, (h, r)
+                if shape_yaku is None:
+                    shape_yaku = _shape_yaku(r)
+                key = (len(r.chows), len(r.pungs) - bisect_left(r.pungs, 27),  # honor pungs
+                       n_quads, n_suits, rank_class)
+                group_yaku = {**shape_yaku, **_group_yaku(r, key)}
+                placement_predicates = _candidates(PLACEMENT, *key)
+            h = _holding(placement_predicates, r, group_yaku)
+            total = _total(h)
+            if total > best_p:
+                best_p, best = total, (h, r)
     if best is None:
         raise NotWinningHand(f"{_describe(hand, win_tile, melds)} forms no winning shape")
     h, r = best

@@ -131,3 +131,19 @@ def test_readings_rebuild_the_hand():
             assert rebuilt == counts
             assert list(melds) == sorted(melds, key=lambda m: (m[1], m[0]))
     assert seen_multi > 0
+
+
+def test_import_time_suit_tables_match_the_search():
+    """The per-suit tables built at import give exactly what the recursive search gives, for
+    every key they hold and for random keys (five copies and more than 14 tiles included)."""
+    from mjenv.analysis import tables
+
+    for suit, table in ((0, tables._NUMBER_TABLE), (3, tables._HONOR_TABLE)):
+        for key in table:
+            assert tables.suit_readings(suit, key) == tables._search(suit, key)
+    rng = np.random.default_rng(7)
+    for _ in range(n(3000, 30000)):
+        suit = int(rng.integers(4))
+        key = bytes(rng.choice([0, 0, 0, 1, 1, 2, 3, 4, 5], size=9 if suit < 3 else 7).tolist())
+        assert tables.suit_readings(suit, key) == tables._search(suit, key), (suit, list(key))
+        assert tables.suit_complete(suit, key) == bool(tables._search(suit, key))

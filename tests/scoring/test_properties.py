@@ -12,6 +12,7 @@ import pytest
 
 from mjenv.analysis import wait_kinds
 from mjenv.scoring import YAKU, clear_caches, counted, holding_yaku, readings, score
+from mjenv.scoring.reading import NUMBER_SUITS
 from mjenv.scoring.yaku import GROUPS, HAND, SITUATION, TILES
 from tests.scale import n
 from tests.scoring.handgen import random_wins
@@ -32,7 +33,7 @@ def test_score_is_the_best_reading(chunk: int) -> None:
 
 
 def test_scopes_and_minimums_are_honest() -> None:
-    memo: dict[tuple, int] = {}        # TILES and SITUATION: memoised across hands
+    memo: dict[tuple, int] = {}        # TILES, SITUATION, GROUPS: memoised across hands
     for w in WINS:
         rs = readings(w.hand, w.win_tile, w.melds, w.ctx)
         by_shape: dict[str, dict[str, int]] = {}
@@ -53,11 +54,15 @@ def test_scopes_and_minimums_are_honest() -> None:
                     key = (r.pair, tuple(sorted((g.kind, g.first) for g in r.groups)))
                     assert by_decomposition.setdefault(key, {}).setdefault(y.id, v) == v, \
                         (y.id, w)
+                    key = (y.id, r.pair, r.chows, r.pungs, r.kongs, r.quads, r.suits, r.ranks,
+                           r.ctx.seat_wind, r.ctx.round_wind)     # the scorer's memo key
+                    assert memo.setdefault(key, v) == v, (y.id, w)
                 if v and r.shape == "standard":
                     honor_pungs = sum(1 for t in r.pungs if t >= 27)
+                    suits = bin(r.suits & NUMBER_SUITS).count("1")
                     assert (len(r.chows) >= y.chows and len(r.pungs) >= y.pungs
-                            and honor_pungs >= y.honor_pungs and len(r.quads) >= y.quads), \
-                        (y.id, w)
+                            and honor_pungs >= y.honor_pungs and len(r.quads) >= y.quads
+                            and suits >= y.suits and r.ranks & y.ranks == y.ranks), (y.id, w)
 
 
 def test_readings_are_consistent() -> None:
@@ -84,6 +89,12 @@ def test_single_wait_matches_the_wait_set() -> None:
         single = len(wait_kinds(counts, w.melds)) == 1
         assert all(r.single_wait == single
                    for r in readings(w.hand, w.win_tile, w.melds, w.ctx)), w
+
+
+def test_declared_minimums_are_used() -> None:
+    """The suit and rank minimums are declared where they hold (and reach the scorer)."""
+    assert YAKU["sanse_tongke"].suits == 3 and YAKU["jingtong"].suits == 2
+    assert YAKU["yitiaolong"].ranks == 0b1111111110 and YAKU["laoshao"].ranks == 0b1000000010
 
 
 def test_memoisation_does_not_change_results() -> None:

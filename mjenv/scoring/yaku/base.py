@@ -12,8 +12,10 @@ and shape); ``GROUPS`` also the groups and the pair (once per decomposition);
 per reading).
 
 ``chows``, ``pungs`` (kongs included), ``honor_pungs`` and ``quads`` (``Reading.quads``) are
-the least a standard reading must have for the yaku to hold: the scorer skips a predicate
-whose minimum the reading misses. Tests check every declaration against full evaluation.
+the least a standard reading must have for the yaku to hold, ``suits`` the least number of
+number suits and ``ranks`` the number ranks (1–9) its tiles must show: the scorer skips a
+predicate whose minimum the reading misses, so most predicates never run on a given hand.
+Tests check every declaration against full evaluation.
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ class Yaku:
     pungs: int = 0
     honor_pungs: int = 0
     quads: int = 0
+    suits: int = 0
+    ranks: int = 0      # ``Reading.ranks`` bits that must all be set
 
     def __call__(self, reading: Reading) -> int:
         """Times the yaku holds for ``reading`` (0 when the shape does not qualify)."""
@@ -58,14 +62,16 @@ class Yaku:
 
 def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str], *,
          excludes: Iterable[str] = (), scope: str = GROUPS, chows: int = 0, pungs: int = 0,
-         honor_pungs: int = 0, quads: int = 0) -> Callable[[Callable[[Reading], int]], Yaku]:
-    """Decorator turning a predicate into its ``Yaku`` record."""
+         honor_pungs: int = 0, quads: int = 0, suits: int = 0, ranks: Iterable[int] = ()
+         ) -> Callable[[Callable[[Reading], int]], Yaku]:
+    """Decorator turning a predicate into its ``Yaku`` record (``ranks`` as numbers 1–9)."""
     if scope not in (TILES, SITUATION, HAND, GROUPS, PLACEMENT):
         raise ValueError(f"unknown yaku scope {scope!r}")
+    rank_bits = sum(1 << r for r in set(ranks))
 
     def wrap(fn: Callable[[Reading], int]) -> Yaku:
         return Yaku(id, name_zh, name_en, points, shapes, frozenset(excludes), fn, scope,
-                    chows, pungs, honor_pungs, quads)
+                    chows, pungs, honor_pungs, quads, suits, rank_bits)
 
     return wrap
 

@@ -27,7 +27,7 @@ def tai_bangao(r: Reading) -> bool:
 
 
 @yaku("qing_bangao", "清般高", "Mirrored Double Chows", 20, S,
-      excludes=("liang_bangao", "yibangao", "jingtong"), scope=GROUPS, chows=4)
+      excludes=("liang_bangao", "yibangao", "jingtong"), scope=GROUPS, chows=4, suits=2)
 def qing_bangao(r: Reading) -> bool:
     """Two 一般高 couples of the same ranks in two suits."""
     if len(r.chows) != 4:
@@ -45,7 +45,7 @@ def sihai_yijia(r: Reading) -> bool:
 
 @yaku("yise_shuanglong", "一色双龙会", "Pure Terminal Chows", 40, S,
       excludes=("qingyise", "liang_bangao", "yibangao", "laoshao_shuangshun", "laoshao",
-                "jiangyan"), scope=GROUPS, chows=4)
+                "jiangyan"), scope=GROUPS, chows=4, ranks=(1, 2, 3, 5, 7, 8, 9))
 def yise_shuanglong(r: Reading) -> bool:
     """Chows 123, 123, 789, 789 and a pair of 5, all one suit."""
     c = r.chows

@@ -99,32 +99,34 @@ def liang_xushu(r: Reading) -> bool:
     return _numbers_used(r) <= 2
 
 
-@yaku("yitiaolong", "一条龙", "Pure Straight", 6, S, excludes=("laoshao",), scope=GROUPS, chows=3)
+@yaku("yitiaolong", "一条龙", "Pure Straight", 6, S, excludes=("laoshao",), scope=GROUPS, chows=3,
+      ranks=range(1, 10))
 def yitiaolong(r: Reading) -> bool:
     c = r.chows
     return any(b in c and b + 3 in c and b + 6 in c for b in (0, 9, 18))
 
 
-@yaku("laoshao", "老少", "Old and Young", 1, S, scope=GROUPS)
+@yaku("laoshao", "老少", "Old and Young", 1, S, scope=GROUPS, ranks=(1, 9))
 def laoshao(r: Reading) -> bool:
     return _laoshao_counts(r) != (0, 0)
 
 
 @yaku("fengyao", "逢幺", "Old and Young Mixed", 4, S, excludes=("laoshao",),
-      scope=GROUPS, chows=2, pungs=2)
+      scope=GROUPS, chows=2, pungs=2, ranks=(1, 2, 3, 7, 8, 9))
 def fengyao(r: Reading) -> bool:
     shun, ke = _laoshao_counts(r)
     return shun >= 1 and ke >= 1
 
 
 @yaku("laoshao_shuangshun", "老少双顺", "Two Old-and-Young Chows", 6, S,
-      excludes=("laoshao",), scope=GROUPS, chows=4)
+      excludes=("laoshao",), scope=GROUPS, chows=4, ranks=(1, 2, 3, 7, 8, 9))
 def laoshao_shuangshun(r: Reading) -> bool:
     return _laoshao_counts(r)[0] >= 2
 
 
 @yaku("laoshao_shuangdui", "老少双对", "Two Old-and-Young Pungs", 10, S,
-      excludes=("laoshao", "duiduihu", "san_xushu"), scope=GROUPS, pungs=4)
+      excludes=("laoshao", "duiduihu", "san_xushu"), scope=GROUPS, pungs=4,
+      ranks=(1, 9))
 def laoshao_shuangdui(r: Reading) -> bool:
     return _laoshao_counts(r)[1] >= 2
 
@@ -156,14 +158,14 @@ def oushu_duidui(r: Reading) -> bool:
     return len(r.pungs) == 4 and _only_ranks(r, _EVEN)
 
 
-@yaku("jingtong", "镜同胡", "Mirrored Chows", 6, S, scope=GROUPS, chows=2)
+@yaku("jingtong", "镜同胡", "Mirrored Chows", 6, S, scope=GROUPS, chows=2, suits=2)
 def jingtong(r: Reading) -> bool:
     """Two chows of the same ranks in two different suits."""
     return len(set(r.chows)) > len({t % 9 for t in r.chows})
 
 
 @yaku("ertongke", "二同刻", "Two Double Pungs", 20, S, excludes=("duiduihu", "san_xushu"),
-      scope=GROUPS, pungs=4)
+      scope=GROUPS, pungs=4, suits=2)
 def ertongke(r: Reading) -> bool:
     """Four number pungs in two couples, each couple one rank in two suits."""
     p = r.pungs

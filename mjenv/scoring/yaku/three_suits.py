@@ -23,7 +23,8 @@ def _one_in_each_suit(firsts: tuple[int, ...], steps: tuple[int, ...]) -> bool:
     return False
 
 
-@yaku("sanse_xiao_tongke", "三色小同刻", "Little Triple Pung", 6, S, scope=GROUPS, pungs=2)
+@yaku("sanse_xiao_tongke", "三色小同刻", "Little Triple Pung", 6, S, scope=GROUPS, pungs=2,
+      suits=3)
 def sanse_xiao_tongke(r: Reading) -> bool:
     """Pungs of rank r in two suits, the pair of rank r in the third."""
     if r.pair >= 27:
@@ -32,37 +33,41 @@ def sanse_xiao_tongke(r: Reading) -> bool:
     return all(b + rank in r.pungs for b in (0, 9, 18) if b != suit)
 
 
-@yaku("sanse_tongke", "三色同刻", "Triple Pung", 10, S, scope=GROUPS, pungs=3)
+@yaku("sanse_tongke", "三色同刻", "Triple Pung", 10, S, scope=GROUPS, pungs=3, suits=3)
 def sanse_tongke(r: Reading) -> bool:
     return _one_in_each_suit(r.pungs, (0,))
 
 
-@yaku("sanse_lianke", "三色连刻", "Mixed Shifted Pungs", 6, S, scope=GROUPS, pungs=3)
+@yaku("sanse_lianke", "三色连刻", "Mixed Shifted Pungs", 6, S, scope=GROUPS, pungs=3,
+      suits=3)
 def sanse_lianke(r: Reading) -> bool:
     """Pungs of ranks r, r+1, r+2, one in each suit."""
     return _one_in_each_suit(r.pungs, (1,))
 
 
 @yaku("sanxiangfeng", "三相逢", "Mixed Triple Chow", 6, S, excludes=("jingtong",),
-      scope=GROUPS, chows=3)
+      scope=GROUPS, chows=3, suits=3)
 def sanxiangfeng(r: Reading) -> bool:
     return _one_in_each_suit(r.chows, (0,))
 
 
-@yaku("sanse_sanbugao", "三色三步高", "Mixed Shifted Chows", 4, S, scope=GROUPS, chows=3)
+@yaku("sanse_sanbugao", "三色三步高", "Mixed Shifted Chows", 4, S, scope=GROUPS, chows=3,
+      suits=3)
 def sanse_sanbugao(r: Reading) -> bool:
     """Chows starting r, r+k, r+2k (k = 1 or 2), one in each suit."""
     return _one_in_each_suit(r.chows, (1, 2))
 
 
-@yaku("hualong", "花龙", "Mixed Straight", 4, S, scope=GROUPS, chows=3)
+@yaku("hualong", "花龙", "Mixed Straight", 4, S, scope=GROUPS, chows=3, suits=3,
+      ranks=range(1, 10))
 def hualong(r: Reading) -> bool:
     """Chows 123, 456, 789, one in each suit (ranks 1, 4, 7: the only step of 3)."""
     return _one_in_each_suit(r.chows, (3,))
 
 
 @yaku("sanse_shuanglong", "三色双龙会", "Three-Suit Terminal Chows", 10, S,
-      excludes=("laoshao_shuangshun", "laoshao", "jingtong", "jiangyan"), scope=GROUPS, chows=4)
+      excludes=("laoshao_shuangshun", "laoshao", "jingtong", "jiangyan"), scope=GROUPS, chows=4,
+      suits=3, ranks=(1, 2, 3, 5, 7, 8, 9))
 def sanse_shuanglong(r: Reading) -> bool:
     """123 and 789 chows in each of two suits, a pair of 5 in the third."""
     if r.pair >= 27 or r.pair % 9 != 4:
