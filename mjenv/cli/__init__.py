@@ -19,7 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("play", "play one seat against three agents in the terminal"),
     "replay": ("replay", "verify a logged game and play it back in the terminal"),
     "eval": ("eval", "duplicate evaluation of an agent against three opponents"),
-    "train": ("train", "train a policy (ppo: single machine)"),
+    "train": ("train", "train a policy: ppo or bc on this machine, rllib on a Ray cluster"),
     "plot": ("plot", "draw a training run's learning curves to a PNG"),
 }
 

@@ -1,0 +1,418 @@
+"""Ray RLlib (new API stack) adapter: a turn-based multi-agent env and a masked PPO module.
+
+Install with ``pip install "mjenv[ray]"``; importing this module without Ray raises
+:class:`mjenv.integrations.MissingExtraError` with that hint. ``training/rllib_ppo.py`` builds
+the trainer (``mjenv train rllib``) from the pieces here; ``docs/scaling.md`` is the manual.
+
+Environment (:class:`MahjongMultiAgentEnv`)
+    One episode is one deal (``mjenv.game.Hand``), drawn like the single-machine trainer's
+    (``training.selfplay``): dealer seat 0, round wind 东 or 南, one *learner* seat chosen
+    uniformly, and every other seat independently controlled by the latest weights, a frozen
+    past snapshot or a fixed agent (heuristic, random) in ``RolloutSettings``' shares.
+
+    Turn-based: ``reset``/``step`` return observations only for the seats that must decide now
+    (one seat on its own turn; in a claim window every seat with a legal claim, which answer
+    together — RLlib then sends one action per observed seat). When the deal ends every
+    RLlib-controlled seat gets a last observation and its reward, ``terminated["__all__"]``.
+    Fixed agents are part of the environment: they play inside ``step`` and RLlib never sees
+    their seats.
+
+Agent ids
+    ``"seat{s}-{module}"`` with module ``main`` (the trained weights) or ``past{k}`` (frozen
+    snapshot slot ``k``): the env draws the matchup from its own seeded generator, so the
+    agent→module mapping (:func:`agent_to_module`) is a pure function of the id and runs are
+    reproducible. Every ``main`` seat is trained on — shared-policy self-play — not only the
+    learner's (the single-machine trainer trains on the learner seat only).
+
+Observation
+    ``{"observation": float32 (NUM_PLANES, 34), "action_mask": int8 (110,)}`` exactly as
+    ``mjenv.MahjongEnv`` (``mjenv.env.observation.encode``, ``mjenv.env.actions.legal_mask``).
+    The last observation of a finished deal has an all-zero mask (it is only used to bootstrap
+    the value; its logits are never sampled).
+
+Rewards
+    The seat's score delta of the deal times ``reward_scale`` (default 1/40, as
+    ``training.selfplay``), on the final step; 0 before.
+
+Action masking (:class:`MaskedPPOTorchRLModule`)
+    RLlib's ``DefaultPPOTorchRLModule`` with its catalog-built encoder and heads replaced by
+    ``agents.ppo.PolicyNet`` — the network of the single-machine trainer — and the logits of
+    illegal actions set to ``-1e8`` (``agents.ppo.masked_logits``) in every forward pass, so
+    sampling, log-probabilities and entropy never involve a masked action. The env refuses a
+    masked action with :class:`MaskedActionError`, and :class:`MahjongCallbacks` counts
+    ``masked_actions_sampled`` over every finished episode as an independent check.
+
+Checkpoints
+    :func:`save_policy` / :func:`convert_checkpoint` write the ``main`` module as an
+    ``agents.ppo`` policy file that ``PPOAgent.load`` and ``mjenv eval --agent ppo:PATH`` read.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Mapping
+
+from mjenv.integrations import MissingExtraError, install_hint, require_extra
+
+require_extra("ray", "mjenv.integrations.rllib (RLlib training)")
+try:
+    import gymnasium as gym
+    import numpy as np
+    import torch
+    from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
+    from ray.rllib.callbacks.callbacks import RLlibCallback
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.core.models.catalog import Catalog
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModule, RLModuleSpec
+    from ray.rllib.env.multi_agent_env import MultiAgentEnv
+except ImportError as exc:  # ray without its rllib dependencies, or a broken install
+    raise MissingExtraError(f"mjenv.integrations.rllib could not import RLlib ({exc}): "
+                            f"{install_hint('ray')}", name=exc.name) from exc
+
+from agents.ppo import NetConfig, PolicyNet, masked_logits, save_policy_file
+from mjenv.env.actions import NUM_ACTIONS, decode_action, legal_mask
+from mjenv.env.observation import NUM_PLANES, encode
+from mjenv.game import Hand
+from mjenv.rules import RuleConfig
+from training.selfplay import RolloutSettings
+
+OBS_KEY = "observation"
+MASK_KEY = "action_mask"
+MAIN = "main"
+NUM_SEATS = 4
+
+
+class MaskedActionError(ValueError):
+    """An action whose mask bit is 0 reached the environment (a masking bug upstream)."""
+
+
+def past_module_id(k: int) -> str:
+    """Module id of frozen snapshot slot ``k``."""
+    return f"past{k}"
+
+
+def module_ids(num_past: int) -> list[str]:
+    return [MAIN] + [past_module_id(k) for k in range(num_past)]
+
+
+def agent_id(seat: int, module: str) -> str:
+    return f"seat{seat}-{module}"
+
+
+def seat_of(agent: str) -> int:
+    return int(agent.partition("-")[0].removeprefix("seat"))
+
+
+def agent_to_module(agent: str, episode: Any = None, **kwargs: Any) -> str:
+    """RLlib's ``policy_mapping_fn``: the module is written in the agent id."""
+    return agent.partition("-")[2]
+
+
+def observation_space() -> gym.spaces.Dict:
+    return gym.spaces.Dict({
+        OBS_KEY: gym.spaces.Box(-np.inf, np.inf, (NUM_PLANES, 34), np.float32),
+        MASK_KEY: gym.spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+    })
+
+
+# --------------------------------------------------------------------------- environment
+
+
+class MahjongMultiAgentEnv(MultiAgentEnv):
+    """Turn-based self-play deals for RLlib (see the module docstring).
+
+    ``config`` (RLlib's ``env_config``): ``settings`` — a ``training.selfplay.RolloutSettings``
+    (rules, reward scale and opponent shares; ``num_envs`` and ``gamma`` are not used here,
+    ``shaping_coef`` must be 0); ``num_past`` — how many frozen snapshot modules exist
+    (``past0``…); with none, the past share goes to the latest weights, as the single-machine
+    trainer does while its pool is empty.
+    """
+
+    def __init__(self, config: Mapping[str, Any] | None = None) -> None:
+        super().__init__()
+        config = dict(config or {})
+        unknown = set(config) - {"settings", "num_past"}
+        if unknown:
+            raise ValueError(f"MahjongMultiAgentEnv: unknown config keys {sorted(unknown)} "
+                             f"(accepted: settings, num_past)")
+        self.settings: RolloutSettings = config.get("settings", RolloutSettings())
+        self.num_past = int(config.get("num_past", 0))
+        if not isinstance(self.settings, RolloutSettings):
+            raise ValueError(f"settings must be a training.selfplay.RolloutSettings, "
+                             f"got {type(self.settings).__name__}")
+        if self.settings.shaping_coef:
+            raise ValueError("reward shaping (shaping_coef) is not supported by the RLlib "
+                             "adapter: set it to 0")
+        if self.num_past < 0:
+            raise ValueError(f"num_past must be >= 0, got {self.num_past}")
+        s = self.settings
+        # Opponent controllers: main, a past slot, or a fixed agent spec.
+        self._shares = np.array([s.latest_share, s.past_share if self.num_past else 0.0,
+                                 s.fixed_share], dtype=np.float64)
+        if self._shares.sum() == 0:
+            self._shares[0] = 1.0
+        self._shares /= self._shares.sum()
+        weights = np.array([w for _, w in s.fixed_opponents], dtype=np.float64)
+        self._fixed_p = weights / weights.sum() if len(weights) else weights
+
+        self.possible_agents = [agent_id(seat, m) for seat in range(NUM_SEATS)
+                                for m in module_ids(self.num_past)]
+        self.agents = []
+        space = observation_space()
+        self.observation_spaces = {a: space for a in self.possible_agents}
+        self.action_spaces = {a: gym.spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
+
+        self.hand: Hand | None = None
+        self.learner = 0
+        self._controllers: list[str] = []          # per seat: module id or fixed agent spec
+        self._fixed_agents: dict[str, Any] = {}
+        self._pending: dict[str, tuple[int, Any, np.ndarray]] = {}   # agent -> (seat, view, mask)
+
+    # ------------------------------------------------------------------ episode
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed, options=options)
+        rng = self.np_random
+        if seed is not None or not self._fixed_agents:
+            from agents import make_agent
+
+            self._fixed_agents = {spec: make_agent(spec, seed=int(rng.integers(2**31)))
+                                  for spec, _ in self.settings.fixed_opponents}
+        while True:
+            self.learner = int(rng.integers(NUM_SEATS))
+            self._controllers = [MAIN if seat == self.learner else self._draw_controller(rng)
+                                 for seat in range(NUM_SEATS)]
+            self.hand = Hand(self.settings.rules, seed=int(rng.integers(2**62)), dealer=0,
+                             round_wind=int(rng.integers(2)))
+            self.agents = [agent_id(seat, c) for seat, c in enumerate(self._controllers)
+                           if c not in self._fixed_agents]
+            self._play_fixed()
+            # RLlib needs an observation at reset; a deal that fixed agents finish before any
+            # RLlib seat decides (天胡, 人胡 …) carries no signal for RLlib: draw another.
+            if not self.hand.over:
+                return self._observe(), {}
+
+    def step(self, action_dict: Mapping[str, int]):
+        if self.hand is None or self.hand.over:
+            raise ValueError("step() called without a running deal: call reset() first")
+        if set(action_dict) != set(self._pending):
+            raise ValueError(f"actions for {sorted(action_dict)} but the seats to act are "
+                             f"{sorted(self._pending)}")
+        # Claims are simultaneous: every answer was chosen from the views sent out, and the
+        # answers are applied in seat order; one made moot by an earlier one (the window closed)
+        # is dropped, as in training.selfplay.
+        chosen = []
+        for agent, (seat, view, mask) in sorted(self._pending.items(), key=lambda kv: kv[1][0]):
+            aid = int(action_dict[agent])
+            if not 0 <= aid < NUM_ACTIONS or not mask[aid]:
+                legal = np.flatnonzero(mask).tolist()
+                raise MaskedActionError(f"{agent}: action id {aid} is masked in phase "
+                                        f"{view.phase!r}; legal ids: {legal}")
+            chosen.append((seat, decode_action(aid, view)))
+        acted = list(self._pending)
+        for seat, action in chosen:
+            if seat in self.hand.to_act:
+                self.hand.step(seat, action)
+        self._play_fixed()
+        if self.hand.over:
+            return self._final()
+        obs = self._observe()
+        rewards = {a: 0.0 for a in set(acted) | set(obs)}
+        return obs, rewards, {"__all__": False}, {"__all__": False}, {}
+
+    # ------------------------------------------------------------------ internals
+
+    def _draw_controller(self, rng: np.random.Generator) -> str:
+        kind = rng.choice(3, p=self._shares)
+        if kind == 0:
+            return MAIN
+        if kind == 1:
+            return past_module_id(int(rng.integers(self.num_past)))
+        return self.settings.fixed_opponents[rng.choice(len(self._fixed_p), p=self._fixed_p)][0]
+
+    def _is_fixed(self, seat: int) -> bool:
+        return self._controllers[seat] in self._fixed_agents
+
+    def _play_fixed(self) -> None:
+        """Let the fixed agents answer until an RLlib seat must decide or the deal ends."""
+        hand = self.hand
+        while not hand.over:
+            seats = [s for s in hand.to_act if self._is_fixed(s)]
+            if not seats:
+                return
+            answers = []
+            for seat in seats:
+                view = hand.view(seat)
+                agent = self._fixed_agents[self._controllers[seat]]
+                aid = int(agent.act(encode(view), legal_mask(view), view))
+                answers.append((seat, decode_action(aid, view)))
+            for seat, action in answers:
+                if seat in hand.to_act:
+                    hand.step(seat, action)
+
+    def _observe(self) -> dict[str, dict[str, np.ndarray]]:
+        self._pending = {}
+        obs = {}
+        for seat in self.hand.to_act:
+            view = self.hand.view(seat)
+            mask = legal_mask(view)
+            agent = agent_id(seat, self._controllers[seat])
+            self._pending[agent] = (seat, view, mask)
+            obs[agent] = {OBS_KEY: encode(view), MASK_KEY: mask}
+        return obs
+
+    def _final(self):
+        result = self.hand.result
+        self._pending = {}
+        obs, rewards, infos = {}, {}, {}
+        no_action = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        for agent in self.agents:
+            seat = seat_of(agent)
+            obs[agent] = {OBS_KEY: encode(self.hand.view(seat)), MASK_KEY: no_action}
+            rewards[agent] = float(result.deltas[seat]) * self.settings.reward_scale
+            infos[agent] = {"score_delta": int(result.deltas[seat]),
+                            "won": seat in result.winners,
+                            "dealt_in": result.discarder == seat,
+                            "learner": seat == self.learner}
+        return obs, rewards, {"__all__": True}, {"__all__": False}, infos
+
+
+# --------------------------------------------------------------------------- RL module
+
+
+class PolicyNetCatalog(Catalog):
+    """The network is ``agents.ppo.PolicyNet``, built by the module itself; the catalog only
+    names the action distribution (categorical over the 110 ids)."""
+
+    def _determine_components_hook(self) -> None:
+        """No encoder or head configs: nothing is built from this catalog."""
+
+    def get_action_dist_cls(self, framework: str):
+        from ray.rllib.core.distribution.torch.torch_distribution import TorchCategorical
+
+        return TorchCategorical
+
+
+class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
+    """``DefaultPPOTorchRLModule`` running ``agents.ppo.PolicyNet`` with action masking.
+
+    ``model_config``: ``{"net": asdict(NetConfig), "rules": RuleConfig.to_dict()}``; the rules
+    travel with the module so a converted checkpoint records what it was trained under.
+    Policy and value share the trunk, so the inference-only copy on the env runners is the
+    whole network.
+    """
+
+    def setup(self) -> None:
+        cfg = dict(self.model_config or {})
+        if "net" not in cfg:
+            raise ValueError("MaskedPPOTorchRLModule needs model_config={'net': asdict(NetConfig), "
+                             "'rules': RuleConfig.to_dict()}: use module_spec()")
+        self.net = PolicyNet(NetConfig(**cfg["net"]))
+        self.rules = RuleConfig.from_dict(cfg.get("rules", {}))
+
+    def get_initial_state(self) -> dict:
+        return {}
+
+    def get_non_inference_attributes(self) -> list[str]:
+        return []
+
+    def _net(self, batch: dict[str, Any]) -> tuple[torch.Tensor, torch.Tensor]:
+        obs = batch[Columns.OBS]
+        logits, value = self.net(obs[OBS_KEY])
+        return masked_logits(logits, obs[MASK_KEY]), value
+
+    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        logits, _ = self._net(batch)
+        return {Columns.ACTION_DIST_INPUTS: logits}
+
+    def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        # The value rides along as the "embeddings" the PPO learner hands to compute_values,
+        # so the loss costs one forward pass, not two.
+        logits, value = self._net(batch)
+        return {Columns.ACTION_DIST_INPUTS: logits, Columns.EMBEDDINGS: value}
+
+    def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> torch.Tensor:
+        if embeddings is not None:
+            return embeddings
+        return self._net(batch)[1]
+
+
+def module_spec(net_config: NetConfig, rules: RuleConfig) -> RLModuleSpec:
+    if net_config.num_planes != NUM_PLANES:
+        raise ValueError(f"net_config.num_planes is {net_config.num_planes} but the observation "
+                         f"has {NUM_PLANES} planes")
+    return RLModuleSpec(module_class=MaskedPPOTorchRLModule, catalog_class=PolicyNetCatalog,
+                        observation_space=observation_space(),
+                        action_space=gym.spaces.Discrete(NUM_ACTIONS),
+                        model_config={"net": asdict(net_config), "rules": rules.to_dict()})
+
+
+def multi_module_spec(net_config: NetConfig, rules: RuleConfig, num_past: int) -> MultiRLModuleSpec:
+    """``main`` plus ``num_past`` frozen snapshot slots, all the same network."""
+    spec = module_spec(net_config, rules)
+    return MultiRLModuleSpec(rl_module_specs={m: spec for m in module_ids(num_past)})
+
+
+# --------------------------------------------------------------------------- callbacks
+
+
+class MahjongCallbacks(RLlibCallback):
+    """Per finished episode: ``masked_actions_sampled`` (summed per iteration; must stay 0)
+    recomputed from the recorded observations and actions, and the learner seat's score delta
+    and win rate (``learner_score``, ``learner_win_rate``: means over the last
+    ``SMOOTHING`` finished episodes, RLlib's own smoothing window)."""
+
+    SMOOTHING = 100
+
+    def on_episode_end(self, *, episode, metrics_logger=None, **kwargs: Any) -> None:
+        masked = 0
+        for agent, sa in episode.agent_episodes.items():
+            actions = np.asarray(sa.get_actions())
+            if len(actions) == 0:
+                continue
+            observations = sa.get_observations(slice(0, len(actions)))
+            masks = (np.asarray(observations[MASK_KEY]) if isinstance(observations, dict)
+                     else np.stack([o[MASK_KEY] for o in observations]))
+            masked += int((masks[np.arange(len(actions)), actions] == 0).sum())
+            info = sa.get_infos(-1)
+            if info.get("learner"):
+                metrics_logger.log_value("learner_score", float(info["score_delta"]),
+                                         reduce="mean", window=self.SMOOTHING)
+                metrics_logger.log_value("learner_win_rate", float(info["won"]),
+                                         reduce="mean", window=self.SMOOTHING)
+        metrics_logger.log_value("masked_actions_sampled", masked, reduce="sum")
+
+
+# --------------------------------------------------------------------------- checkpoints
+
+
+def policy_net_of(module: RLModule) -> PolicyNet:
+    if not isinstance(module, MaskedPPOTorchRLModule):
+        raise ValueError(f"expected a MaskedPPOTorchRLModule, got {type(module).__name__}")
+    return module.net
+
+
+def save_policy(module: RLModule, path: str | os.PathLike,
+                meta: Mapping[str, Any] | None = None) -> Path:
+    """Write ``module``'s network as an ``agents.ppo`` policy file (``PPOAgent.load``)."""
+    net = policy_net_of(module)
+    save_policy_file(path, net, module.rules, {"trainer": "rllib", **dict(meta or {})})
+    return Path(path)
+
+
+def convert_checkpoint(checkpoint: str | os.PathLike, path: str | os.PathLike,
+                       module: str = MAIN) -> Path:
+    """RLlib algorithm checkpoint (``Algorithm.save_to_path``) → ``agents.ppo`` policy file.
+
+    Reads only the module's own sub-checkpoint, so neither an algorithm nor Ray is started.
+    """
+    root = Path(checkpoint)
+    module_dir = root / "learner_group" / "learner" / "rl_module" / module
+    if not module_dir.is_dir():
+        raise ValueError(f"{root}: not an RLlib algorithm checkpoint with a {module!r} module "
+                         f"(missing {module_dir.relative_to(root)})")
+    rl_module = RLModule.from_checkpoint(module_dir)
+    return save_policy(rl_module, path, {"rllib_checkpoint": str(root.resolve())})
