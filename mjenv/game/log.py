@@ -1,0 +1,144 @@
+"""Event logs and replay.
+
+Every hand records JSON-serialisable events (dicts): ``deal`` (rules, seed, dealer, winds,
+repeat, scores and the full wall), ``draw``, ``decide`` (every decision of every seat, passes
+included, ``declined_win`` when the seat passed a legal win), ``claim_window`` /
+``rob_window`` (who was asked), ``call``, ``kan``, ``win`` (yaku, points, payments) or
+``exhaustive_draw``, and ``end`` (deltas, scores). A match log adds a ``match`` header and a
+``match_end`` event. Only the ``deal`` and ``decide`` events drive the engine; the rest are
+what the engine must reproduce, so :func:`replay` re-runs the decisions and checks every
+event, raising :class:`ReplayError` at the first one that disagrees.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Iterable
+
+from mjenv.game.actions import Action
+from mjenv.game.hand import Hand, IllegalActionError
+from mjenv.game.match import Match
+from mjenv.rules import RuleConfig
+
+
+class ReplayError(ValueError):
+    """A log the engine does not reproduce; the message names the first bad event."""
+
+
+def _compare(mine: list[dict], events: list[dict], start: int, base: int) -> None:
+    for k in range(start, len(mine)):
+        if k >= len(events):
+            raise ReplayError(f"the log ends after event {base + len(events) - 1}, but the engine "
+                              f"continues with {mine[k]}")
+        if mine[k] != events[k]:
+            raise ReplayError(f"event {base + k} disagrees: the log has {events[k]}, the engine "
+                              f"produced {mine[k]}")
+
+
+def _drive(hand: Hand, events: list[dict], base: int) -> None:
+    """Apply the ``decide`` events of one hand's slice ``events`` and verify the rest."""
+    _compare(hand.log, events, 0, base)
+    while len(hand.log) < len(events):
+        i = len(hand.log)
+        ev = events[i]
+        if not isinstance(ev, dict) or ev.get("type") != "decide":
+            raise ReplayError(f"event {base + i} disagrees: the log has {ev}, but the engine "
+                              f"waits for a decision of seat(s) {list(hand.to_act)}")
+        try:
+            seat, action = ev["seat"], Action.parse(ev["action"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ReplayError(f"event {base + i} is not a valid decision: {ev} ({exc})") from None
+        try:
+            hand.step(seat, action)
+        except IllegalActionError as exc:
+            raise ReplayError(f"event {base + i}: {exc}") from None
+        _compare(hand.log, events, i, base)
+
+
+def _hand_from_deal(ev: object, index: int) -> Hand:
+    if not isinstance(ev, dict) or ev.get("type") != "deal":
+        raise ReplayError(f"event {index} should be a deal, the log has {ev}")
+    try:
+        kw = dict(dealer=ev["dealer"], round_wind=ev["round_wind"], repeat=ev["repeat"],
+                  scores=ev["scores"])
+        rules = RuleConfig.from_dict(ev["rules"])
+        if ev.get("seed") is not None:
+            return Hand(rules, seed=ev["seed"], **kw)
+        return Hand(rules, wall=ev["wall"], **kw)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReplayError(f"event {index} (deal) cannot start a hand: {exc}") from None
+
+
+def _split_hands(events: list[dict], start: int) -> list[tuple[int, int]]:
+    """(begin, end) index ranges of the hands, each starting at a ``deal`` event."""
+    starts = [i for i in range(start, len(events))
+              if isinstance(events[i], dict) and events[i].get("type") == "deal"]
+    if not starts or starts[0] != start:
+        raise ReplayError(f"event {start} should be a deal, the log has "
+                          f"{events[start] if start < len(events) else 'nothing'}")
+    ends = starts[1:] + [len(events)]
+    return list(zip(starts, ends))
+
+
+def replay(log: Iterable[dict]) -> Hand | Match:
+    """Re-run a hand log (from ``Hand.log``) or a match log (from ``Match.log``) through the
+    engine, verifying every event; returns the replayed :class:`Hand` or :class:`Match`.
+
+    Accepts the events as produced or after a JSON round trip.
+    """
+    events = list(log)
+    if not events:
+        raise ReplayError("the log is empty")
+    first = events[0]
+    if isinstance(first, dict) and first.get("type") == "match":
+        return _replay_match(events)
+    hand = _hand_from_deal(first, 0)
+    _drive(hand, events, 0)
+    return hand
+
+
+def _replay_match(events: list[dict]) -> Match:
+    header = events[0]
+    try:
+        rules = RuleConfig.from_dict(header["rules"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReplayError(f"event 0 (match) is not a valid header: {exc}") from None
+    last = events[-1]
+    tail = 1 if isinstance(last, dict) and last.get("type") == "match_end" else 0
+    ranges = _split_hands(events[:len(events) - tail], 1)
+    if header.get("seed") is not None:
+        match = Match(rules, seed=header["seed"])
+    else:
+        match = Match(rules, walls=[events[b].get("wall") for b, _ in ranges])
+    if match.log[0] != header:
+        raise ReplayError(f"event 0 disagrees: the log has {header}, the engine produced "
+                          f"{match.log[0]}")
+    for k, (b, e) in enumerate(ranges):
+        if k:
+            if not match.hand.over or match.over:
+                raise ReplayError(f"event {b}: the log deals another hand, but the "
+                                  f"{'hand' if not match.hand.over else 'match'} is not over")
+            match.next_hand()
+        _drive(match.hand, events[b:e], b)
+    mine = match.log
+    if len(mine) != len(events) or mine[-1] != events[-1]:
+        raise ReplayError(f"the log ends with {events[-1]}, the engine with {mine[-1]}")
+    return match
+
+
+def dump_log(events: Iterable[dict], fp: IO[str]) -> None:
+    """Write events as JSON lines."""
+    for ev in events:
+        fp.write(json.dumps(ev, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def load_log(fp: IO[str]) -> list[dict]:
+    """Read JSON-lines events (blank lines skipped)."""
+    events = []
+    for n, line in enumerate(fp, 1):
+        if line.strip():
+            try:
+                events.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"log line {n} is not JSON: {exc}") from None
+    return events
