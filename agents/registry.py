@@ -1,0 +1,41 @@
+"""Agent specs → agents: the one place that maps the strings of the CLI and configs to objects.
+
+Specs: ``random``, ``heuristic``, ``heuristic:efficiency`` (tile efficiency only),
+``heuristic:nodefence`` (no defence), ``ppo:PATH`` (a saved checkpoint) and ``ppo:pretrained``
+(the model shipped in ``agents/pretrained/``). The PPO specs import ``agents.ppo`` (and torch)
+only when asked for, so the rule-based agents run without torch installed.
+"""
+
+from __future__ import annotations
+
+from agents.base import Agent
+
+RULE_BASED_SPECS = ("random", "heuristic", "heuristic:efficiency", "heuristic:nodefence")
+
+
+def make_agent(spec: str, seed: int | None = None) -> Agent:
+    """Build the agent named by ``spec``; ``seed`` seeds its own generator (tie-breaks, sampling).
+
+    Raises ``ValueError`` naming the spec and the accepted forms when ``spec`` is unknown.
+    """
+    if not isinstance(spec, str):
+        raise ValueError(f"agent spec must be a string, got {type(spec).__name__}")
+    if spec == "random":
+        from agents.random_agent import RandomAgent
+        return RandomAgent(seed)
+    if spec == "heuristic" or spec.startswith("heuristic:"):
+        from agents.heuristic import HeuristicAgent, params_for
+        agent = HeuristicAgent(params_for(spec.partition(":")[2]), seed=seed)
+        agent.name = spec
+        return agent
+    if spec.startswith("ppo:"):
+        path = spec[4:]
+        if not path:
+            raise ValueError(f"{spec!r}: write ppo:PATH (a checkpoint) or ppo:pretrained")
+        from agents.ppo import PPOAgent
+        agent = PPOAgent.pretrained() if path == "pretrained" else PPOAgent.load(path)
+        if seed is not None and hasattr(agent, "reseed"):
+            agent.reseed(seed)
+        return agent
+    raise ValueError(f"unknown agent spec {spec!r}: use one of {', '.join(RULE_BASED_SPECS)}, "
+                     f"ppo:PATH or ppo:pretrained")

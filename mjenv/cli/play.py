@@ -1,0 +1,150 @@
+"""``mjenv play``: a person plays one seat against three agents in the terminal.
+
+    mjenv play [--seat 0] [--vs heuristic] [--seed N] [--hands N] [--ascii]
+
+After every event the table is drawn as the person's seat sees it (``mjenv.env.render``);
+when the person must decide, the legal actions are listed as a numbered menu — answer with the
+number or the action's text (``discard 5m``, ``pon``, ``pass``); anything else brings the menu
+back. Each hand ends with the winner's yaku, points and every seat's payment. ``q`` (or end of
+input) leaves. The session runs a whole match (``RuleConfig.rounds`` wind rounds) unless
+``--hands`` stops it earlier.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seat", type=int, default=0, choices=range(4),
+                        help="your seat 0–3 (seat 0 deals first; default 0)")
+    parser.add_argument("--vs", default="heuristic",
+                        help="agent spec of the three other seats (default heuristic)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="match seed (default: a fresh one, printed so the match can be "
+                             "replayed)")
+    parser.add_argument("--hands", type=int, default=None,
+                        help="stop after this many hands (default: the whole match)")
+    parser.add_argument("--min-points", type=int, default=None,
+                        help="RuleConfig.min_points (default: the rulebook's 6)")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="RuleConfig.rounds (default: the rulebook's 2)")
+    parser.add_argument("--ascii", action="store_true",
+                        help="tiles as 1m/5z text instead of Unicode glyphs")
+
+
+class Quit(Exception):
+    """The person asked to leave (``q`` or end of input)."""
+
+
+def _ask(view, out: TextIO, inp: TextIO) -> object:
+    """The person's choice among ``view.legal``; re-asks until the answer is valid."""
+    from mjenv.game import Action
+    legal = list(view.legal)
+    while True:
+        out.write("Your move:\n")
+        for i, a in enumerate(legal, 1):
+            out.write(f"  {i:2d}. {a}\n")
+        out.write("> ")
+        out.flush()
+        line = inp.readline()
+        if not line:
+            raise Quit
+        answer = line.strip()
+        if answer.lower() in ("q", "quit", "exit"):
+            raise Quit
+        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            return legal[int(answer) - 1]
+        try:
+            action = Action.parse(answer)
+        except ValueError:
+            action = None
+        if action in legal:
+            return action
+        out.write(f"'{answer}' is not one of the choices: type a number 1–{len(legal)} "
+                  f"or the action's text.\n")
+
+
+def _event(seat: int, action, human: int) -> str:
+    return f"{'you' if seat == human else f'seat {seat}'}: {action}"
+
+
+def _payments(hand) -> str:
+    r = hand.result
+    return "payments: " + ", ".join(f"seat {s} {d:+d}" for s, d in enumerate(r.deltas))
+
+
+def play_session(*, seat: int = 0, vs: str = "heuristic", seed: int | None = None,
+                 hands: int | None = None, rules=None, style: str = "unicode",
+                 inp: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
+    """Run the interactive session on the given streams; returns the hands completed."""
+    import secrets
+
+    from agents import make_agent
+    from mjenv.env.actions import decode_action, legal_mask
+    from mjenv.env.observation import encode
+    from mjenv.env.render import render_table, render_view
+    from mjenv.game import Match
+    from mjenv.rules import RuleConfig
+
+    rules = rules or RuleConfig()
+    if seed is None:
+        seed = secrets.randbits(32)
+    others = {s: make_agent(vs, seed=seed * 4 + s) for s in range(4) if s != seat}
+    match = Match(rules, seed=seed)
+    out.write(f"mjenv play — you are seat {seat}, against 3× {vs}; match seed {seed}\n")
+    done = 0
+    try:
+        while True:
+            hand = match.hand
+            out.write(f"\n=== hand {done + 1} ===\n")
+            while not hand.over:
+                actor = hand.to_act[0]
+                view = hand.view(actor)
+                if actor == seat:
+                    out.write("\n" + render_view(view, style=style) + "\n")
+                    action = _ask(view, out, inp)
+                else:
+                    agent = others[actor]
+                    obs = encode(view) if getattr(agent, "needs_observation", True) else None
+                    action = decode_action(int(agent.act(obs, legal_mask(view), view)), view)
+                hand.step(actor, action)
+                if action.kind != "pass" or actor == seat:
+                    out.write(_event(actor, action, seat) + "\n")
+                    if not hand.over and seat not in hand.to_act:
+                        out.write(render_view(hand.view(seat), style=style) + "\n")
+            out.write("\n" + render_table(hand, style=style) + "\n" + _payments(hand) + "\n")
+            done += 1
+            if match.over or (hands is not None and done >= hands):
+                break
+            match.next_hand()
+    except Quit:
+        out.write("\nleaving the table.\n")
+        return done
+    if match.over:
+        order = match.ranking()
+        out.write("\nmatch over — final scores: "
+                  + ", ".join(f"seat {s} {match.scores[s]:+d}" for s in order)
+                  + f"; you finish #{order.index(seat) + 1}\n")
+    return done
+
+
+def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
+    from mjenv.rules import RuleConfig
+    options = {k: v for k, v in (("min_points", args.min_points), ("rounds", args.rounds))
+               if v is not None}
+    try:
+        rules = RuleConfig(**options)
+        if args.hands is not None and args.hands < 1:
+            raise ValueError(f"--hands must be >= 1, got {args.hands}")
+        play_session(seat=args.seat, vs=args.vs, seed=args.seed, hands=args.hands, rules=rules,
+                     style="ascii" if args.ascii else "unicode",
+                     inp=inp or sys.stdin, out=out or sys.stdout)
+    except ValueError as e:
+        print(f"mjenv play: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+

@@ -1,0 +1,95 @@
+"""``mjenv plot runs/NAME``: the learning curves of a training run, as a PNG.
+
+Reads ``runs/NAME/progress.csv`` (written by ``mjenv train ppo``) and draws four panels
+against learner steps: duplicate-evaluation score against three random and three
+heuristic agents (mean score per hand, with CI95 bands), policy entropy over legal actions, approximate KL of each
+update, and training throughput (steps/s). Writes ``runs/NAME/curves.png`` unless ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run", help="run folder holding progress.csv (e.g. runs/NAME)")
+    parser.add_argument("--out", help="PNG path (default: RUN/curves.png)")
+    parser.add_argument("--title", help="figure title (default: the run folder's name)")
+
+
+def read_progress(path: Path) -> dict[str, list[tuple[float, float]]]:
+    """``progress.csv`` → column → [(global_step, value)] for the non-empty cells."""
+    series: dict[str, list[tuple[float, float]]] = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            step = float(row["global_step"])
+            for key, value in row.items():
+                if key in ("update", "global_step") or value in ("", None):
+                    continue
+                series.setdefault(key, []).append((step, float(value)))
+    return series
+
+
+def plot_run(run: str | Path, out: str | Path | None = None, title: str | None = None) -> Path:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    run = Path(run)
+    csv_path = run / "progress.csv"
+    if not csv_path.exists():
+        raise ValueError(f"{csv_path} not found: is {run} a training run folder?")
+    series = read_progress(csv_path)
+    if not series:
+        raise ValueError(f"{csv_path} has no rows yet")
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7.5), constrained_layout=True)
+
+    ax = axes[0, 0]
+    for opp, colour in (("random", "tab:green"), ("heuristic", "tab:red")):
+        points = series.get(f"eval/vs_{opp}", [])
+        if not points:
+            continue
+        xs, ys = zip(*points)
+        ci = dict(series.get(f"eval/vs_{opp}_ci95", []))
+        lo = [y - ci.get(x, 0.0) for x, y in points]
+        hi = [y + ci.get(x, 0.0) for x, y in points]
+        ax.plot(xs, ys, "o-", color=colour, label=f"vs 3 × {opp}")
+        ax.fill_between(xs, lo, hi, color=colour, alpha=0.15)
+    ax.axhline(0.0, color="grey", lw=0.8)
+    ax.set_title("duplicate evaluation: mean score per hand (CI95)")
+    ax.legend(loc="best")
+
+    panels = ((axes[0, 1], "losses/entropy", "policy entropy (legal actions)"),
+              (axes[1, 0], "losses/approx_kl", "approx. KL per update"),
+              (axes[1, 1], "charts/SPS", "learner steps / s"))
+    for ax, key, label in panels:
+        points = series.get(key, [])
+        if points:
+            xs, ys = zip(*points)
+            ax.plot(xs, ys, lw=1.2)
+        ax.set_title(label)
+    for ax in axes.flat:
+        ax.set_xlabel("learner steps")
+        ax.grid(alpha=0.3)
+    fig.suptitle(title or run.name)
+    out_path = Path(out) if out else run / "curves.png"
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out_path, dpi=110)
+    plt.close(fig)
+    return out_path
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        path = plot_run(args.run, args.out, args.title)
+    except ValueError as exc:
+        print(f"mjenv plot: {exc}", file=sys.stderr)
+        return 2
+    except ImportError:
+        print("mjenv plot needs matplotlib: pip install 'mjenv[train]'", file=sys.stderr)
+        return 2
+    print(f"wrote {path}")
+    return 0

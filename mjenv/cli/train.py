@@ -1,0 +1,55 @@
+"""``mjenv train``: train a policy on this machine.
+
+``mjenv train ppo --total-steps N --out runs/NAME [--bc-warmstart] [--resume] …`` runs masked
+PPO self-play (``training/ppo.py``; every ``Args`` field is a flag, see ``--help``).
+``mjenv train bc --hands N --out runs/NAME`` only behaviour-clones the heuristic agent into
+``runs/NAME/bc.pt`` (start PPO from it with ``--init-from``). Needs the ``train`` extra
+(torch, tensorboard).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from mjenv.cli import train_rllib
+    from training.bc import BCArgs
+    from training.ppo import Args, add_args_flags
+
+    sub = parser.add_subparsers(dest="algo", metavar="ALGO", required=True)
+    ppo = sub.add_parser("ppo", help="masked PPO with self-play (training/ppo.py)")
+    add_args_flags(ppo, Args)
+    ppo.add_argument("--no-progress", action="store_true", help="no progress bar")
+    bc = sub.add_parser("bc", help="behaviour cloning of the heuristic agent (training/bc.py)")
+    add_args_flags(bc, BCArgs)
+    train_rllib.add_arguments(sub.add_parser(
+        "rllib", help="PPO self-play on a Ray cluster (RLlib; needs the ray extra)"))
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.algo == "rllib":
+        from mjenv.cli import train_rllib
+
+        return train_rllib.run(args)
+    from agents.ppo import CheckpointError
+    from training.bc import BCArgs, run_bc
+    from training.ppo import Args, args_from_namespace, train
+
+    try:
+        if args.algo == "bc":
+            bc_args, _ = args_from_namespace(args, BCArgs)
+            print(f"wrote {run_bc(bc_args)}")
+            return 0
+        ppo_args, given = args_from_namespace(args, Args)
+        path = train(ppo_args, given, progress=not args.no_progress)
+    except (CheckpointError, ValueError) as exc:
+        print(f"mjenv train: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nmjenv train: interrupted; continue with --resume (same --out and --workers)",
+              file=sys.stderr)
+        return 130
+    print(f"wrote {path}")
+    return 0

@@ -1,0 +1,66 @@
+"""Hand-built ``PlayerView``s for decision tests, and a game driver for property tests."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from mjenv.game import Action, Hand, PlayerView, PondTile
+from mjenv.rules import RuleConfig
+from mjenv.tiles import Meld, parse_meld, parse_tiles
+
+
+def view_of(hand: str, *, seat: int = 0, melds: Sequence[Sequence[str]] = ((), (), (), ()),
+            ponds: Sequence[str] = ("", "", "", ""), phase: str = "turn",
+            target: str | None = None, target_from: int | None = None,
+            legal: Sequence[str] | None = None, live: int = 50, dealer: int = 0,
+            rules: RuleConfig = RuleConfig()) -> PlayerView:
+    """A view with the given tiles; ``legal`` defaults to one discard per kind held."""
+    tiles = tuple(sorted(parse_tiles(hand)))
+    meld_objs = tuple(tuple(parse_meld(m) for m in ms) for ms in melds)
+    pond_objs = tuple(tuple(PondTile(t, False, False) for t in parse_tiles(p)) for p in ponds)
+    seen = [0] * 34
+    for t in tiles:
+        seen[t] += 1
+    for ms in meld_objs:
+        for m in ms:
+            for t in m.tiles:
+                seen[t] += 1
+    for p in pond_objs:
+        for pt in p:
+            seen[pt.tile] += 1
+    if legal is None:
+        actions = tuple(Action("discard", t) for t in sorted(set(tiles)))
+    else:
+        actions = tuple(sorted(Action.parse(a) for a in legal))
+    target_tile = parse_tiles(target)[0] if target else None
+    return PlayerView(
+        seat=seat, hand=tiles, melds=meld_objs, ponds=pond_objs,
+        unseen=tuple(4 - c for c in seen), dealer=dealer, round_wind=0,
+        seat_wind=(seat - dealer) % 4, repeat=0, live_wall_left=live, scores=(0, 0, 0, 0),
+        furiten=False, phase=phase, target_tile=target_tile,
+        target_from=seat if target_from is None and phase == "turn" else target_from,
+        legal=actions, rules=rules)
+
+
+def play(agents: Sequence, seed: int, on_decision=None) -> Hand:
+    """Play one hand; every action must be in the mask. ``on_decision(seat, view, aid)`` is
+    called before each step."""
+    from mjenv.env.actions import decode_action, legal_mask
+    from mjenv.env.observation import encode
+    hand = Hand(RuleConfig(), seed=seed)
+    while not hand.over:
+        seat = hand.to_act[0]
+        view = hand.view(seat)
+        mask = legal_mask(view)
+        agent = agents[seat]
+        obs = encode(view) if getattr(agent, "needs_observation", True) else None
+        aid = int(agent.act(obs, mask, view))
+        assert mask[aid] == 1, f"{agent.name} chose masked action {aid} in {view.phase}"
+        if on_decision is not None:
+            on_decision(seat, view, aid)
+        hand.step(seat, decode_action(aid, view))
+    return hand
+
+
+def meld(text: str) -> Meld:
+    return parse_meld(text)

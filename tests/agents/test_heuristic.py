@@ -1,0 +1,131 @@
+"""The heuristic's decisions on hand-built views, and properties over played hands."""
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.heuristic import HeuristicAgent, HeuristicParams
+from agents.heuristic.defence import DefenceParams, threats, tile_dangers
+from mjenv.analysis import wait_kinds
+from mjenv.env.actions import PASS, PON, RON, TSUMO, decode_action, legal_mask
+from mjenv.scoring import WinContext, score
+from tests.agents.helpers import play, view_of
+from tests.scale import n
+
+
+def choose(spec, view, seed=0):
+    return decode_action(make_agent(spec, seed=seed).act(None, legal_mask(view), view), view)
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "heuristic:efficiency", "heuristic:nodefence"])
+def test_always_takes_a_legal_win(spec):
+    tiles = "123m456p789s11z22z3z"
+    turn = view_of(tiles, legal=["discard 1m", "discard 3z", "tsumo"], target="3z")
+    agent = make_agent(spec)
+    assert agent.act(None, legal_mask(turn), turn) == TSUMO
+    claim = view_of("123m456p789s11z22z", phase="claim", target="1z", target_from=2,
+                    legal=["ron", "pon", "pass"])
+    assert agent.act(None, legal_mask(claim), claim) == RON
+    rob = view_of("123m456p789s11z22z", phase="rob", target="1z", target_from=2,
+                  legal=["ron", "pass"])
+    assert agent.act(None, legal_mask(rob), rob) == RON
+
+
+def test_pons_a_dragon_that_makes_a_valuable_ready_hand():
+    # after pon 5z and discarding 3p: 12345678m 11z, ready on 3-6-9m with 混一色 (≥ 6)
+    view = view_of("12345678m1155z3p", phase="claim", target="5z", target_from=3,
+                   legal=["pon", "pass"])
+    assert make_agent("heuristic").act(None, legal_mask(view), view) == PON
+
+
+def test_does_not_break_a_ready_seven_pairs_hand_to_pon():
+    view = view_of("1199m2288p3377s4z", phase="claim", target="9m", target_from=2,
+                   legal=["pon", "pass"])
+    assert make_agent("heuristic").act(None, legal_mask(view), view) == PASS
+
+
+def _flush_threat_view(live):
+    # seat 1 shows three melds in p (a flush) late in the hand and has discarded 5m and 8m
+    return view_of("456m3457p258s99s27z", melds=((), ("pon:111p", "chi:678p", "pon:999p"),
+                                                 (), ()),
+                   ponds=("", "5m8m", "", ""), live=live)
+
+
+def test_defence_folds_against_a_visible_flush():
+    view = _flush_threat_view(live=12)
+    p = DefenceParams()
+    danger = tile_dangers(view, threats(view, p), p)
+    defended = choose("heuristic", view)
+    pushed = choose("heuristic:nodefence", view)
+    assert defended.tile // 9 != 1                      # never a tile of the flush suit
+    assert danger[defended.tile] < danger[pushed.tile]
+    assert danger[defended.tile] == min(danger[t] for t in set(view.hand))
+
+
+def test_no_threat_means_no_defence():
+    view = view_of("456m3457p258s99s27z", live=60)
+    assert choose("heuristic", view) == choose("heuristic:nodefence", view)
+
+
+def test_efficiency_variant_switches_value_planning_and_defence_off():
+    p = HeuristicParams.efficiency_only()
+    assert not p.value_planning and not p.defence
+    assert make_agent("heuristic:nodefence").params.value_planning
+
+
+def _legal_ready(hand_counts, melds, view):
+    """Whether these 13 tiles wait on some unseen tile that is a legal win (ron or tsumo)."""
+    hand = [t for t in range(34) for _ in range(hand_counts[t])]
+    for w in wait_kinds(hand_counts, melds):
+        if view.unseen[w] == 0:
+            continue
+        for tsumo in (False, True):
+            ctx = WinContext(tsumo=tsumo, seat_wind=view.seat_wind, round_wind=view.round_wind)
+            if score(hand, w, melds, ctx).points >= view.rules.min_points:
+                return True
+    return False
+
+
+def test_value_planning_keeps_a_legal_wait_whenever_one_is_available():
+    """Without defence, whenever some discard leaves a ready hand with a legal winning tile
+    still unseen, the heuristic's discard does too (value planning checks waits with the
+    scorer); the count of such decisions shows the property was exercised."""
+    checked = 0
+
+    def check(seat, view, aid):
+        nonlocal checked
+        if view.phase != "turn" or aid >= 34:
+            return
+        counts = [0] * 34
+        for t in view.hand:
+            counts[t] += 1
+        melds = view.melds[seat]
+        options = {}
+        for a in view.legal:
+            if a.kind == "discard":
+                counts[a.tile] -= 1
+                options[a.tile] = _legal_ready(counts, melds, view)
+                counts[a.tile] += 1
+        if any(options.values()):
+            checked += 1
+            assert options[aid], f"seat {seat} discarded {aid} and left no legal wait"
+
+    agents = [make_agent("heuristic:nodefence", seed=s) for s in range(4)]
+    for seed in range(n(6, 30)):
+        play(agents, seed=1000 + seed, on_decision=check)
+    assert checked >= 5
+
+
+def test_same_seed_same_play():
+    logs = []
+    for _ in range(2):
+        agents = [make_agent("heuristic", seed=s) for s in range(4)]
+        logs.append(play(agents, seed=7).log)
+    assert logs[0] == logs[1]
+
+
+def test_heuristic_agent_reports_its_needs():
+    agent = HeuristicAgent()
+    assert agent.needs_observation is False
+    with pytest.raises(ValueError):
+        agent.act(None, np.zeros(110, dtype=np.int8), view_of("123m456p789s11z22z3z"))

@@ -1,0 +1,95 @@
+"""Checkpoint files: round trip, atomic writes, and clear refusals of bad files."""
+
+import numpy as np
+import pytest
+import torch
+
+from agents.ppo import (CheckpointError, NetConfig, PPOAgent, build_net, read_checkpoint_file,
+                        save_policy_file, write_checkpoint_file)
+from mjenv.env.observation import NUM_PLANES
+from mjenv.rules import RuleConfig
+from training.checkpoint import load_training_checkpoint, save_training_checkpoint
+from training.selfplay import OpponentPool
+
+
+def small_net(seed=0):
+    torch.manual_seed(seed)
+    return build_net(NetConfig(NUM_PLANES, channels=8, blocks=1))
+
+
+def write_training(path, rules=RuleConfig()):
+    net = small_net()
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+    net(torch.zeros(2, NUM_PLANES, 34))[1].sum().backward()
+    opt.step()
+    rng = np.random.default_rng(7)
+    rng.random(3)
+    pool = OpponentPool(3)
+    pool.add(4, net.state_dict())
+    save_training_checkpoint(path, net=net, optimizer=opt, rules=rules, args={"seed": 1},
+                             update=4, global_step=1234, rng=rng, pool=pool)
+    return net, opt, rng
+
+
+def test_round_trip_restores_weights_optimizer_and_rng(tmp_path):
+    path = tmp_path / "latest.pt"
+    net, opt, rng = write_training(path)
+    state = load_training_checkpoint(path, expect_rules=RuleConfig())
+    assert state["update"] == 4 and state["global_step"] == 1234
+    for k, v in net.state_dict().items():
+        assert torch.equal(v, state["model"][k])
+    opt2 = torch.optim.Adam(small_net(1).parameters(), lr=1e-3)
+    opt2.load_state_dict(state["optimizer"])
+    assert opt2.state_dict()["state"][0]["exp_avg"].equal(opt.state_dict()["state"][0]["exp_avg"])
+    rng2 = np.random.default_rng()
+    rng2.bit_generator.state = state["rng"]["numpy"]
+    assert rng2.random() == rng.random()
+    pool = OpponentPool.from_state(state["pool"])
+    assert [u for u, _ in pool.snapshots] == [4]
+    assert not [p for p in tmp_path.iterdir() if p.name != "latest.pt"]   # no temp file left
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate"])
+def test_corrupt_file_is_refused_clearly(tmp_path, damage):
+    path = tmp_path / "latest.pt"
+    write_training(path)
+    raw = bytearray(path.read_bytes())
+    if damage == "flip":
+        raw[len(raw) // 2] ^= 0xFF
+    else:
+        raw = raw[: len(raw) // 2]
+    path.write_bytes(bytes(raw))
+    with pytest.raises(CheckpointError, match="corrupt"):
+        load_training_checkpoint(path)
+    with pytest.raises(CheckpointError, match="corrupt"):
+        PPOAgent.load(path)
+
+
+def test_foreign_and_missing_files_are_refused(tmp_path):
+    other = tmp_path / "model.pt"
+    torch.save({"weights": torch.zeros(3)}, other)
+    with pytest.raises(CheckpointError, match="not an mjenv checkpoint"):
+        read_checkpoint_file(other)
+    with pytest.raises(CheckpointError, match="no such checkpoint"):
+        read_checkpoint_file(tmp_path / "missing.pt")
+
+
+def test_encoding_mismatch_is_refused(tmp_path):
+    path = tmp_path / "policy.pt"
+    save_policy_file(path, small_net(), RuleConfig())
+    payload = read_checkpoint_file(path)
+    payload["encoding"] = dict(payload["encoding"], num_planes=payload["encoding"]["num_planes"] + 1)
+    write_checkpoint_file(path, payload)
+    with pytest.raises(CheckpointError, match="different observation/action encoding.*num_planes"):
+        PPOAgent.load(path)
+
+
+def test_rules_mismatch_and_policy_only_files_cannot_resume(tmp_path):
+    path = tmp_path / "latest.pt"
+    write_training(path, rules=RuleConfig(min_points=8))
+    with pytest.raises(CheckpointError, match="min_points=8"):
+        load_training_checkpoint(path, expect_rules=RuleConfig())
+    policy = tmp_path / "policy.pt"
+    save_policy_file(policy, small_net(), RuleConfig())
+    with pytest.raises(CheckpointError, match="cannot be resumed"):
+        load_training_checkpoint(policy)

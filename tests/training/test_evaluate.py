@@ -1,0 +1,155 @@
+"""The duplicate harness: determinism, worker independence, the four rotations, statistics."""
+
+import math
+
+import numpy as np
+import pytest
+
+import training.evaluate as ev
+from mjenv.rules import RuleConfig
+from training.evaluate import deal_seed, evaluate, format_table, mean_ci95
+
+KEYS = {"deals", "hands", "mean_score", "ci95", "win_rate", "deal_in_rate",
+        "mean_points_per_win", "draw_rate", "tsumo_share", "below_min_complete_rate",
+        "yaku_freq", "agent", "vs", "seed", "rules"}
+
+
+def test_report_has_the_issue_fields_and_echoes_the_setup():
+    r = evaluate("heuristic", "random", deals=3, seed=11, rules=RuleConfig(min_points=6))
+    assert KEYS <= set(r)
+    assert (r["agent"], r["vs"], r["seed"], r["deals"]) == ("heuristic", "random", 11, 3)
+    assert r["rules"] == RuleConfig().to_dict()
+    assert r["hands"] == 12
+    low, high = r["ci95"]
+    assert low <= r["mean_score"] <= high
+    for key in ("win_rate", "deal_in_rate", "draw_rate", "tsumo_share",
+                "below_min_complete_rate"):
+        assert 0.0 <= r[key] <= 1.0
+    assert all(0.0 < f <= 1.0 for f in r["yaku_freq"].values())
+    assert "mean score / hand" in format_table(r)
+
+
+def test_same_seed_same_report_and_any_worker_count():
+    one = evaluate("heuristic:efficiency", "random", deals=4, seed=3)
+    assert evaluate("heuristic:efficiency", "random", deals=4, seed=3) == one
+    assert evaluate("heuristic:efficiency", "random", deals=4, seed=3, workers=2) == one
+    assert evaluate("heuristic:efficiency", "random", deals=4, seed=4) != one
+
+
+def test_every_deal_is_played_in_all_four_seats_on_the_same_wall(monkeypatch):
+    calls = []
+    real = ev.play_hand
+
+    def spy(hand, agents, candidate):
+        calls.append((hand.wall, candidate, [a.name for a in agents], hand.dealer))
+        return real(hand, agents, candidate)
+
+    monkeypatch.setattr(ev, "play_hand", spy)
+    report = evaluate("heuristic", "random", deals=3, seed=2)
+    assert report["hands"] == len(calls) == 12
+    for d in range(3):
+        group = calls[4 * d:4 * d + 4]
+        assert {c[0] for c in group} == {group[0][0]}                # one wall per deal
+        assert [c[1] for c in group] == [0, 1, 2, 3]                  # candidate rotates
+        for wall, cand, names, dealer in group:
+            assert names[cand] == "heuristic" and names.count("random") == 3
+            assert dealer == 0
+    assert len({calls[4 * d][0] for d in range(3)}) == 3              # deals differ
+    from mjenv.game import Hand
+    assert calls[0][0] == Hand(seed=deal_seed(2, 0)).wall
+
+
+def test_ci_is_computed_from_per_deal_means(monkeypatch):
+    # deltas by (deal, rotation): the interval must use the 3 deal means, not the 12 hands
+    script = {0: [4, 8, 0, 0], 1: [-4, 0, 0, 0], 2: [12, 0, 0, 0]}
+    counter = {"i": 0}
+
+    def fake(hand, agents, candidate):
+        i = counter["i"]
+        counter["i"] += 1
+        d = script[i // 4][i % 4]
+        return ev.HandStats(d, d > 0, False, d < 0, d == 0, 8 if d > 0 else 0,
+                            ("pinghu",) if d > 0 else (), False)
+
+    monkeypatch.setattr(ev, "play_hand", fake)
+    r = evaluate("random", "random", deals=3, seed=0)
+    means = [3.0, -1.0, 3.0]
+    mean, ci = mean_ci95(means)
+    assert r["mean_score"] == pytest.approx(np.mean(means))
+    assert r["ci95"] == pytest.approx(ci)
+    sd = np.std(means, ddof=1)
+    assert ci[1] - mean == pytest.approx(4.303 * sd / math.sqrt(3))   # t, 2 degrees of freedom
+    assert r["win_rate"] == pytest.approx(3 / 12)
+    assert r["yaku_freq"] == {"pinghu": 1.0}
+    assert r["deal_in_rate"] == pytest.approx(1 / 12)
+
+
+def test_mean_ci95_large_sample_uses_the_normal_quantile():
+    values = list(range(100))
+    mean, (low, high) = mean_ci95(values)
+    assert mean == pytest.approx(49.5)
+    assert high - mean == pytest.approx(1.96 * np.std(values, ddof=1) / 10)
+
+
+def test_match_mode_reports_ranks():
+    r = evaluate("heuristic", "random", deals=1, seed=0, rules=RuleConfig(rounds=1),
+                 match=True)
+    assert r["mode"] == "match"
+    assert r["hands"] >= 16                          # 4 rotations × at least 4 hands
+    assert 1.0 <= r["mean_rank"] <= 4.0
+    assert sum(r["rank_freq"].values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("kwargs", [dict(deals=0), dict(workers=0), dict(seed=-1),
+                                    dict(agent="nobody")])
+def test_bad_arguments_raise_value_error(kwargs):
+    args = dict(agent="random", vs="random", deals=2, seed=0) | kwargs
+    with pytest.raises(ValueError):
+        evaluate(**args)
+
+
+class _Scripted:
+    """Discards the tile just drawn (or ``plan[k]`` on its k-th turn); passes every claim."""
+
+    name = "scripted"
+    needs_observation = False
+
+    def __init__(self, plan=None):
+        self.plan, self.turns = dict(plan or {}), 0
+
+    def act(self, observation, mask, view):
+        from mjenv.env.actions import PASS, encode_action
+        from mjenv.game import Action
+        if view.phase != "turn":
+            return PASS
+        self.turns += 1
+        tile = self.plan.get(self.turns, view.target_tile)
+        if tile is None:
+            tile = view.hand[-1]
+        return encode_action(Action("discard", tile))
+
+
+def test_below_min_complete_is_reported_for_a_withheld_ron():
+    from mjenv.game import Hand
+    from mjenv.tiles import parse_tile
+    from tests.game.helpers import build_wall
+    # seat 1 waits on 1s (花龙 4 + 门清 1 + 老少 1 = 6: legal) and 4s (花龙 + 门清 = 5: not);
+    # seat 0 discards 4s on its second turn (after seat 1's first draw: no 人胡)
+    wall = build_wall({0: "4s1m9m1p9p5m7m3p7z6z8s2m6p", 1: "123m456p789s23s55z"},
+                      draws="1z2z3z4z1z")
+    agents = [_Scripted({2: parse_tile("4s")}), _Scripted(), _Scripted(), _Scripted()]
+    stats = ev.play_hand(Hand(RuleConfig(), wall=wall), agents, candidate=1)
+    assert stats.below_min and not stats.won
+    # the same deal with 6-point hands allowed at 5: the ron is offered (and passed): no flag
+    agents = [_Scripted({2: parse_tile("4s")}), _Scripted(), _Scripted(), _Scripted()]
+    stats = ev.play_hand(Hand(RuleConfig(min_points=5), wall=wall), agents, candidate=1)
+    assert not stats.below_min
+
+
+def test_snapshots_report_the_groups_done_so_far():
+    seen = []
+    final = evaluate("random", "random", deals=5, seed=1, snapshot=seen.append,
+                     snapshot_every=2)
+    assert [s["deals_done"] for s in seen] == [2, 4]
+    assert all(s["deals"] == 5 for s in seen) and final["deals_done"] == 5
+    assert seen[0] == evaluate("random", "random", deals=2, seed=1) | {"deals": 5}

@@ -1,0 +1,63 @@
+"""The opponent pool and self-play rollouts."""
+
+from collections import Counter
+
+import numpy as np
+import pytest
+import torch
+
+from agents.ppo import NetConfig, build_net
+from mjenv.env.observation import NUM_PLANES
+from training.selfplay import (LATEST, OpponentPool, RolloutSettings, _sample_controller,
+                               collect_rollout, parse_fixed_opponents)
+
+
+def test_parse_fixed_opponents():
+    assert parse_fixed_opponents("heuristic:3,random:1") == (("heuristic", 3.0), ("random", 1.0))
+    assert parse_fixed_opponents("heuristic:efficiency, ppo:pretrained:2") == (
+        ("heuristic:efficiency", 1.0), ("ppo:pretrained", 2.0))
+    with pytest.raises(ValueError, match="weight"):
+        parse_fixed_opponents("random:0")
+
+
+def test_pool_is_bounded_and_round_trips():
+    net = build_net(NetConfig(NUM_PLANES, channels=4, blocks=1))
+    pool = OpponentPool(2)
+    for u in (10, 20, 30):
+        pool.add(u, net.state_dict())
+    assert [u for u, _ in pool.snapshots] == [20, 30]
+    again = OpponentPool.from_state(pool.state())
+    assert [u for u, _ in again.snapshots] == [20, 30] and again.size == 2
+
+
+def test_controller_shares():
+    settings = RolloutSettings(fixed_opponents=(("heuristic", 3.0), ("random", 1.0)))
+    rng = np.random.default_rng(0)
+    draws = [_sample_controller(rng, settings, n_snapshots=4) for _ in range(20000)]
+    share = lambda pred: sum(map(pred, draws)) / len(draws)  # noqa: E731
+    assert share(lambda c: c == LATEST) == pytest.approx(0.5, abs=0.02)
+    assert share(lambda c: isinstance(c, int) and c >= 0) == pytest.approx(0.3, abs=0.02)
+    assert share(lambda c: c == "heuristic") == pytest.approx(0.15, abs=0.02)
+    assert share(lambda c: c == "random") == pytest.approx(0.05, abs=0.01)
+    # An empty pool: past seats fall back to the other kinds.
+    assert all(not isinstance(c, int) or c == LATEST
+               for c in (_sample_controller(rng, settings, 0) for _ in range(200)))
+
+
+def test_rollout_records_only_learner_decisions_in_whole_deals():
+    torch.manual_seed(0)
+    net = build_net(NetConfig(NUM_PLANES, channels=8, blocks=1)).eval()
+    settings = RolloutSettings(num_envs=3, fixed_opponents=(("random", 1.0),), reward_scale=0.5)
+    r = collect_rollout(net, [net], settings, seed=[1, 2], target_steps=60)
+    assert len(r) >= 60
+    assert bool(r.masks[np.arange(len(r)), r.actions].all())
+    assert r.dones[-1] == 1.0
+    episodes = int(r.dones.sum())
+    assert episodes <= len(r.scores)
+    # Unshaped: the only non-zero reward of an episode is its last one, the scaled score.
+    assert bool((r.rewards[r.dones == 0] == 0).all())
+    # (a deal where the learner never decided — 天胡 — has a score but no episode)
+    terminal = Counter((r.rewards[r.dones == 1] / 0.5).tolist())
+    assert not terminal - Counter(r.scores.tolist())
+    # Learner decisions are about a quarter of all decisions (one seat of four; claims vary).
+    assert 0.1 < len(r) / r.decisions < 0.6

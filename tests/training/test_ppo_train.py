@@ -1,0 +1,105 @@
+"""End-to-end: a tiny PPO run trains, logs finite losses, checkpoints, and resumes exactly."""
+
+import csv
+import math
+
+import numpy as np
+import torch
+
+from agents.ppo import PPOAgent, read_checkpoint_file
+from tests.scale import n
+from training.ppo import Args, train
+
+
+def tiny_args(out, **kw) -> Args:
+    base = dict(out=str(out), seed=3, total_steps=n(2048, 8192), num_steps=512, num_envs=8,
+                channels=8, blocks=1, num_minibatches=2, update_epochs=2, threads=1,
+                device="cpu", fixed_opponents="random:1", snapshot_every=1, pool_size=2,
+                eval_every=0)
+    base.update(kw)
+    return Args(**base)
+
+
+def test_tiny_run_trains_and_writes_a_checkpoint(tmp_path):
+    args = tiny_args(tmp_path / "run", eval_every=1000, eval_deals=1)   # at start and end only
+    path = train(args, progress=False)
+    payload = read_checkpoint_file(path)
+    updates = args.total_steps // args.num_steps
+    assert payload["update"] == updates
+    assert payload["global_step"] >= args.total_steps
+    assert len(payload["pool"]["updates"]) == 2          # bounded pool
+    with open(tmp_path / "run" / "progress.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["update"]) for r in rows] == list(range(0, updates + 1))
+    for r in (rows[0], rows[-1]):
+        for key in ("eval/vs_random", "eval/vs_heuristic", "eval/vs_heuristic_ci95"):
+            assert math.isfinite(float(r[key])), (key, r[key])
+    rows = rows[1:]                                   # row 0: the evaluation before training
+    for r in rows:
+        for key in ("losses/policy_loss", "losses/value_loss", "losses/entropy",
+                    "losses/approx_kl", "charts/SPS"):
+            assert math.isfinite(float(r[key])), (key, r[key])
+    assert float(rows[-1]["charts/learning_rate"]) < args.learning_rate
+    # The checkpoint plays as an agent and the curves draw.
+    assert (tmp_path / "run" / "tb").is_dir()
+    agent = PPOAgent.load(path)
+    assert agent.rules == args.rules()
+    from mjenv.cli.plot import plot_run
+    png = plot_run(tmp_path / "run")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_resume_gives_the_same_next_update(tmp_path):
+    full = tiny_args(tmp_path / "full", total_steps=3 * 256, num_steps=256)
+    train(full, progress=False)
+    part = tiny_args(tmp_path / "part", total_steps=3 * 256, num_steps=256)
+    train(part, progress=False, stop_after=2)
+    assert read_checkpoint_file(tmp_path / "part" / "latest.pt")["update"] == 2
+    resumed = tiny_args(tmp_path / "part", resume=True, num_steps=256)
+    train(resumed, given={"out", "resume"}, progress=False)
+    a = read_checkpoint_file(tmp_path / "full" / "latest.pt")
+    b = read_checkpoint_file(tmp_path / "part" / "latest.pt")
+    assert a["update"] == b["update"] == 3
+    assert a["global_step"] == b["global_step"]
+    for key, value in a["model"].items():
+        assert torch.equal(value, b["model"][key]), key
+    with open(tmp_path / "full" / "progress.csv") as f:
+        ra = list(csv.DictReader(f))
+    with open(tmp_path / "part" / "progress.csv") as f:
+        rb = list(csv.DictReader(f))
+    assert [r["losses/policy_loss"] for r in ra] == [r["losses/policy_loss"] for r in rb]
+
+
+def test_workers_processes_collect_the_requested_steps(tmp_path):
+    from agents.ppo import NetConfig, build_net
+    from mjenv.env.observation import NUM_PLANES
+    from training.selfplay import OpponentPool, RolloutSettings, RolloutWorkers
+
+    settings = RolloutSettings(num_envs=4, fixed_opponents=(("random", 1.0),))
+    net = build_net(NetConfig(NUM_PLANES, channels=8, blocks=1))
+    pool = OpponentPool(2)
+    pool.add(0, net.state_dict())
+    with RolloutWorkers(2, settings, net.config) as workers:
+        r1 = workers.collect(net, pool, seed=5, update=1, target_steps=200)
+        r2 = workers.collect(net, pool, seed=5, update=1, target_steps=200)
+    assert len(r1) >= 200
+    assert np.array_equal(r1.actions, r2.actions)           # seeded per (seed, update, worker)
+    assert r1.dones[-1] == 1.0
+    assert bool(r1.masks[np.arange(len(r1)), r1.actions].all())
+
+
+def test_cli_flags_come_from_the_args_dataclass():
+    import argparse
+
+    from training.ppo import add_args_flags, args_from_namespace, field_docs
+
+    parser = argparse.ArgumentParser()
+    add_args_flags(parser, Args)
+    args, given = args_from_namespace(
+        parser.parse_args(["--total-steps", "10", "--no-anneal-lr", "--fixed-opponents", "random:1"]))
+    assert (args.total_steps, args.anneal_lr, args.fixed_opponents) == (10, False, "random:1")
+    assert given == {"total_steps", "anneal_lr", "fixed_opponents"}
+    assert args.num_steps == Args().num_steps
+    docs = field_docs(Args)
+    assert set(docs) == {f for f in Args.__dataclass_fields__}     # every field documented
+    assert docs["total_steps"] in " ".join(parser.format_help().split())   # flag help = docstring

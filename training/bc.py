@@ -1,0 +1,273 @@
+"""Behaviour cloning: a warm start for PPO from games of a teacher agent (the heuristic).
+
+PPO from random weights spends its first hours learning what any rule-based player knows
+(keep pairs and runs, discard isolated honours, call ron). Cloning the heuristic first gets a
+policy near the heuristic's strength in minutes, and PPO then improves on it.
+
+Data. ``hands`` deals with the teacher in all four seats, kept as *game records* (JSON lines:
+the deal's seed and round wind and every decision as ``[seat, "action text"]``), not as
+observations: the teacher is the slow part, records are tiny, and replaying a record through
+the engine re-creates every view, so the same games serve any later observation encoding.
+``records_to_data`` replays them and keeps each decision with at least two legal actions
+(observation as float16 — planes are small integers or fractions — mask, teacher's action id).
+The value head is fitted at the same time to the deciding seat's discounted, scaled deal score
+(``gamma**k * reward_scale * delta``, k = that seat's later decisions), the target PPO's value
+head starts from.
+
+Loss: cross-entropy of the masked logits (illegal actions at -1e8, as in PPO) plus
+``vf_coef`` times the value MSE. A 5 % hold-out reports the teacher-agreement accuracy.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.ppo import PolicyNet, masked_logits, save_policy_file
+from mjenv.rules import RuleConfig
+
+
+@dataclass
+class BCData:
+    obs: np.ndarray          # float16 (N, C, 34)
+    masks: np.ndarray        # bool (N, 110)
+    actions: np.ndarray      # int64 (N,)
+    returns: np.ndarray      # float32 (N,)
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+def play_teacher_games(hands: int, seed: Sequence[int] | int, rules: RuleConfig,
+                       teacher: str = "heuristic") -> list[dict]:
+    """``hands`` deals with the ``teacher`` in every seat, as game records."""
+    from agents import make_agent
+    from mjenv.env.actions import decode_action, legal_mask
+    from mjenv.env.observation import encode
+    from mjenv.game import Hand
+
+    rng = np.random.default_rng(seed)
+    agent = make_agent(teacher, seed=int(rng.integers(2**31)))
+    records = []
+    for _ in range(hands):
+        deal_seed, round_wind = int(rng.integers(2**62)), int(rng.integers(2))
+        hand = Hand(rules, seed=deal_seed, dealer=0, round_wind=round_wind)
+        decisions = []
+        while not hand.over:
+            seat = hand.to_act[0]
+            view = hand.view(seat)
+            action = decode_action(int(agent.act(encode(view), legal_mask(view), view)), view)
+            hand.step(seat, action)
+            decisions.append([seat, str(action)])
+        records.append({"seed": deal_seed, "round_wind": round_wind, "decisions": decisions})
+    return records
+
+
+def _play_worker(args) -> list[dict]:
+    torch.set_num_threads(1)
+    return play_teacher_games(*args)
+
+
+def generate_records(hands: int, seed: int, rules: RuleConfig, *, teacher: str = "heuristic",
+                     workers: int = 1) -> list[dict]:
+    """``play_teacher_games`` split over ``workers`` processes (seeds ``[seed, 0xBC, w]``)."""
+    workers = max(1, min(workers, hands))
+    shares = [hands // workers + (w < hands % workers) for w in range(workers)]
+    jobs = [(shares[w], [seed, 0xBC, w], rules, teacher) for w in range(workers)]
+    if workers == 1:
+        return _play_worker(jobs[0])
+    with mp.get_context("spawn").Pool(workers) as pool:
+        return [r for part in pool.map(_play_worker, jobs) for r in part]
+
+
+def save_records(path: str | Path, records: Iterable[dict], rules: RuleConfig, teacher: str) -> None:
+    """JSON lines: a header ``{"rules": …, "teacher": …}`` then one record per deal."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as f:
+        f.write(json.dumps({"rules": rules.to_dict(), "teacher": teacher}) + "\n")
+        for r in records:
+            f.write(json.dumps(r, separators=(",", ":")) + "\n")
+
+
+def load_records(paths: Sequence[str | Path], rules: RuleConfig) -> list[dict]:
+    """Records of one or more files; refuses files made under other rules."""
+    records = []
+    for path in paths:
+        with open(path) as f:
+            header = json.loads(f.readline())
+            if RuleConfig.from_dict(header["rules"]) != rules:
+                raise ValueError(f"{path}: games played under {header['rules']}, not {rules}")
+            records.extend(json.loads(line) for line in f if line.strip())
+    return records
+
+
+def records_to_data(records: Sequence[dict], rules: RuleConfig, reward_scale: float = 0.025,
+                    gamma: float = 0.997) -> BCData:
+    """Replay the records and encode every decision that had a choice (see the module doc)."""
+    from mjenv.env.actions import encode_action, legal_mask
+    from mjenv.env.observation import NUM_PLANES, encode
+    from mjenv.game import Action, Hand
+
+    obs, masks, actions, returns = [], [], [], []
+    for rec in records:
+        hand = Hand(rules, seed=rec["seed"], dealer=0, round_wind=rec["round_wind"])
+        per_seat: list[list[int]] = [[], [], [], []]
+        for seat, text in rec["decisions"]:
+            view = hand.view(seat)
+            action = Action.parse(text)
+            m = legal_mask(view)
+            if int(m.sum()) > 1:
+                per_seat[seat].append(len(actions))
+                obs.append(encode(view).astype(np.float16))
+                masks.append(m.astype(bool))
+                actions.append(encode_action(action, view))
+                returns.append(0.0)
+            hand.step(seat, action)
+        if not hand.over:
+            raise ValueError(f"record of deal seed {rec['seed']} ends before the deal does")
+        for seat in range(4):
+            target = reward_scale * float(hand.result.deltas[seat])
+            for k, i in enumerate(reversed(per_seat[seat])):
+                returns[i] = target * gamma ** k
+    n = len(actions)
+    return BCData(np.stack(obs) if n else np.zeros((0, NUM_PLANES, 34), np.float16),
+                  np.stack(masks) if n else np.zeros((0, 110), bool),
+                  np.array(actions, dtype=np.int64), np.array(returns, dtype=np.float32))
+
+
+def train_bc(net: PolicyNet, data: BCData, *, epochs: int = 4, lr: float = 1e-3,
+             batch_size: int = 256, vf_coef: float = 0.5, seed: int = 0,
+             log=print) -> dict[str, float]:
+    """Fit ``net`` to the teacher's actions (and value targets). Returns the final training
+    loss and the hold-out accuracy (share of decisions where the argmax equals the teacher)."""
+    if len(data) < 20:
+        raise ValueError(f"too little BC data ({len(data)} decisions)")
+    device = next(net.parameters()).device
+    rng = np.random.default_rng([seed, 0xBC])
+    order = rng.permutation(len(data))
+    n_val = max(1, len(data) // 20)
+    val, train = order[:n_val], order[n_val:]
+    optimizer = torch.optim.Adam(net.parameters(), lr=lr)
+    total_batches = epochs * -(-len(train) // batch_size)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda i: 1 - i / total_batches)
+
+    def batch(idx: np.ndarray):
+        idx = np.sort(idx)
+        return (torch.as_tensor(data.obs[idx], device=device).float(),
+                torch.as_tensor(data.masks[idx], device=device),
+                torch.as_tensor(data.actions[idx], device=device),
+                torch.as_tensor(data.returns[idx], device=device))
+
+    stats: dict[str, float] = {}
+    for epoch in range(epochs):
+        net.train()
+        losses = []
+        for idx in np.array_split(rng.permutation(train), max(1, len(train) // batch_size)):
+            obs, mask, act, ret = batch(idx)
+            logits, value = net(obs)
+            ce = nn.functional.cross_entropy(masked_logits(logits, mask), act)
+            loss = ce + vf_coef * ((value - ret) ** 2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            optimizer.step()
+            scheduler.step()
+            losses.append(float(ce.detach()))
+        net.eval()
+        correct = 0
+        with torch.no_grad():
+            for idx in np.array_split(val, max(1, len(val) // 1024)):
+                obs, mask, act, _ = batch(idx)
+                correct += int((masked_logits(net(obs)[0], mask).argmax(-1) == act).sum())
+        stats = {"epoch": epoch + 1, "train_ce": float(np.mean(losses)), "val_accuracy": correct / len(val)}
+        log(f"bc epoch {epoch + 1}/{epochs}: cross-entropy {stats['train_ce']:.4f}, "
+            f"hold-out agreement {stats['val_accuracy']:.3f}")
+    return stats
+
+
+def behaviour_clone(net: PolicyNet, rules: RuleConfig, *, hands: int, epochs: int, lr: float,
+                    seed: int, reward_scale: float, out: str | Path | None = None,
+                    workers: int = 1, teacher: str = "heuristic", gamma: float = 0.997,
+                    records: Sequence[str | Path] = ()) -> dict:
+    """Play (or load, from ``records`` files) the teacher's games, train ``net`` in place and
+    save it to ``out`` (a policy file: the "BC starting point" PPO is compared against); the
+    games are saved beside it as ``bc_games.jsonl``."""
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    if records:
+        games = load_records(records, rules)
+        log(f"bc: {len(games)} deals loaded from {len(records)} record file(s)")
+    else:
+        log(f"bc: playing {hands} deals of {teacher} self-play …")
+        games = generate_records(hands, seed, rules, teacher=teacher, workers=workers)
+        if out is not None:
+            save_records(Path(out).with_name("bc_games.jsonl"), games, rules, teacher)
+    data = records_to_data(games, rules, reward_scale, gamma)
+    log(f"bc: {len(data):,} decisions with a choice")
+    stats = train_bc(net, data, epochs=epochs, lr=lr, seed=seed, log=log)
+    if out is not None:
+        save_policy_file(out, net, rules, meta={"bc": {"teacher": teacher, "deals": len(games),
+                                                       "decisions": len(data), **stats}})
+    return stats
+
+
+@dataclass
+class BCArgs:
+    out: str = "runs/bc"
+    """run folder: the cloned policy is written to out/bc.pt"""
+    seed: int = 1
+    """seed of the teacher games, network init and minibatch order"""
+    hands: int = 2000
+    """deals of teacher self-play to learn from"""
+    teacher: str = "heuristic"
+    """agent spec of the teacher"""
+    epochs: int = 4
+    """passes over the data"""
+    lr: float = 1e-3
+    """Adam learning rate (decays linearly to 0)"""
+    workers: int = 1
+    """processes playing teacher games"""
+    threads: int = 1
+    """torch threads for training (0: one per core; 1 is fastest on a shared machine)"""
+    device: str = "auto"
+    """auto (CUDA when available), cpu, cuda, cuda:N"""
+    min_points: int = 6
+    """RuleConfig.min_points of the teacher games"""
+    channels: int = 64
+    """network width (must match the PPO run that starts from it)"""
+    blocks: int = 4
+    """residual blocks (must match the PPO run that starts from it)"""
+    reward_scale: float = 0.025
+    """value target scale (as PPO's reward_scale)"""
+    gamma: float = 0.997
+    """value target discount per decision (as PPO's gamma)"""
+    records: str = ""
+    """comma-separated game-record files to learn from instead of playing new games"""
+
+
+def run_bc(args: BCArgs) -> Path:
+    """``mjenv train bc``: clone the teacher into a fresh network; returns out/bc.pt."""
+    import os
+
+    from agents.ppo import NetConfig, build_net, pick_device
+    from mjenv.env.observation import NUM_PLANES
+
+    torch.set_num_threads(args.threads if args.threads > 0 else max(1, os.cpu_count() or 1))
+    torch.manual_seed(args.seed)
+    net = build_net(NetConfig(NUM_PLANES, args.channels, args.blocks)).to(pick_device(args.device))
+    path = Path(args.out) / "bc.pt"
+    behaviour_clone(net, RuleConfig(min_points=args.min_points), hands=args.hands,
+                    epochs=args.epochs, lr=args.lr, seed=args.seed, reward_scale=args.reward_scale,
+                    out=path, workers=args.workers, teacher=args.teacher, gamma=args.gamma,
+                    records=[p for p in args.records.split(",") if p])
+    return path

@@ -1,0 +1,61 @@
+"""Training checkpoints: everything needed to continue a run exactly.
+
+A training checkpoint is a policy file (``agents.ppo``: header, SHA-256, payload with the
+network, the observation/action encoding signature and the ``RuleConfig``) plus the training
+state: optimizer, learner RNG (numpy minibatch shuffles, torch), opponent pool, update counter,
+global step and the run's ``Args``. It is written atomically at update boundaries (temporary
+file + ``os.replace``), so a killed run leaves the last complete checkpoint. Loading refuses —
+with a ``CheckpointError`` (a ``ValueError``) that says why — files that are not checkpoints,
+truncated or modified files, a different encoding, a different ``RuleConfig`` when one is
+expected, and weights-only policy files where training state is needed.
+
+``PPOAgent.load`` reads the same files (it ignores the training state), so
+``mjenv eval --agent ppo:runs/NAME/latest.pt`` works on a live run.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+import torch
+
+from agents.ppo import (CheckpointError, PolicyNet, check_encoding, policy_payload,
+                        read_checkpoint_file, write_checkpoint_file)
+from mjenv.rules import RuleConfig
+
+__all__ = ["CheckpointError", "save_training_checkpoint", "load_training_checkpoint"]
+
+TRAINING_KEYS = ("optimizer", "rng", "pool", "update", "global_step", "args")
+
+
+def save_training_checkpoint(path: str | os.PathLike, *, net: PolicyNet,
+                             optimizer: torch.optim.Optimizer, rules: RuleConfig,
+                             args: dict[str, Any], update: int, global_step: int,
+                             rng: np.random.Generator, pool) -> None:
+    payload = policy_payload(net, rules, meta={"update": update, "global_step": global_step})
+    payload.update(
+        optimizer=optimizer.state_dict(),
+        rng={"numpy": rng.bit_generator.state, "torch": torch.get_rng_state()},
+        pool=pool.state(),
+        update=int(update),
+        global_step=int(global_step),
+        args=dict(args),
+    )
+    write_checkpoint_file(path, payload)
+
+
+def load_training_checkpoint(path: str | os.PathLike,
+                             expect_rules: RuleConfig | None = None) -> dict[str, Any]:
+    """Read a training checkpoint and check it can continue here (see the module doc)."""
+    payload = read_checkpoint_file(path)
+    check_encoding(payload["encoding"], path)
+    missing = [k for k in TRAINING_KEYS if k not in payload]
+    if missing:
+        raise CheckpointError(f"{path}: a policy-only file (no {', '.join(missing)}); it can "
+                              f"start a run with --init-from but cannot be resumed")
+    stored = RuleConfig.from_dict(payload["rules"])
+    if expect_rules is not None and stored != expect_rules:
+        raise CheckpointError(f"{path}: trained under {stored}, not {expect_rules}")
+    return payload

@@ -1,0 +1,526 @@
+"""Masked PPO with self-play, CleanRL-style: one readable file, every hyper-parameter an
+``Args`` field (and a ``mjenv train ppo`` flag).
+
+Order, as in CleanRL's ``ppo.py``: ``Args`` → the pieces (GAE, minibatches, the loss, one
+update — small functions so they can be unit-tested) → ``train`` (rollout, GAE, minibatch
+epochs, logging, evaluation, checkpoint). The network and masked sampling live in
+``agents/ppo.py``; the opponent pool and rollout workers in ``training/selfplay.py``.
+
+One *step* is one decision of the learner (the seat being trained); ``--total-steps`` counts
+those. Logs (CleanRL's names): TensorBoard under ``OUT/tb`` and the same scalars in
+``OUT/progress.csv``: ``charts/learning_rate``, ``charts/SPS``, ``charts/score`` (mean raw score
+delta of the learner per deal in the rollout), ``losses/value_loss``, ``losses/policy_loss``,
+``losses/entropy``, ``losses/approx_kl``, ``losses/old_approx_kl``, ``losses/clipfrac``,
+``losses/explained_variance``, ``eval/vs_random`` and ``eval/vs_heuristic`` (duplicate
+evaluation, mean score per deal, with ``_ci95``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import csv
+import dataclasses
+import inspect
+import json
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+import torch
+from torch import nn
+
+from agents.ppo import (NetConfig, PolicyNet, build_net, check_encoding, pick_device,
+                        read_checkpoint_file)
+from mjenv.rules import RuleConfig
+
+
+@dataclass
+class Args:
+    out: str = "runs/ppo"
+    """run folder: latest.pt, progress.csv, tb/ (TensorBoard), args.json"""
+    seed: int = 1
+    """base seed: rollouts of update u, worker w are seeded with [seed, u, w]"""
+    total_steps: int = 1_000_000
+    """learner decisions to train on in all"""
+    num_steps: int = 4096
+    """learner decisions collected per update (over all workers)"""
+    num_envs: int = 16
+    """concurrent deals per worker (the inference batch)"""
+    workers: int = 1
+    """rollout processes (1: play in the learner process); resume exactly needs the same value"""
+    threads: int = 1
+    """torch threads of the learner process (0: one per core; 1 is fastest on a shared machine)"""
+    device: str = "auto"
+    """learner device: auto (CUDA when available), cpu, cuda, cuda:N"""
+    min_points: int = 6
+    """RuleConfig.min_points of the games trained on"""
+    learning_rate: float = 2.5e-4
+    """Adam learning rate"""
+    anneal_lr: bool = True
+    """decay the learning rate linearly to 0 over total_steps"""
+    gamma: float = 0.997
+    """discount per learner decision"""
+    gae_lambda: float = 0.95
+    """GAE lambda"""
+    num_minibatches: int = 4
+    """minibatches per epoch"""
+    update_epochs: int = 4
+    """passes over each rollout"""
+    norm_adv: bool = True
+    """normalise advantages per minibatch"""
+    clip_coef: float = 0.2
+    """PPO ratio clip"""
+    clip_vloss: bool = True
+    """clip the value update around the rollout's values too"""
+    ent_coef: float = 0.01
+    """entropy bonus (entropy over legal actions)"""
+    vf_coef: float = 0.5
+    """value loss weight"""
+    max_grad_norm: float = 0.5
+    """gradient norm clip"""
+    reward_scale: float = 0.025
+    """reward = the learner's deal score delta times this (1/40)"""
+    shaping_coef: float = 0.0
+    """potential-based shaping weight, potential = -coef * shanten (0: off)"""
+    channels: int = 64
+    """network width (conv channels)"""
+    blocks: int = 4
+    """residual blocks"""
+    latest_share: float = 0.5
+    """share of opponent seats played by the latest weights"""
+    past_share: float = 0.3
+    """share of opponent seats played by frozen past snapshots"""
+    fixed_share: float = 0.2
+    """share of opponent seats played by fixed agents (fixed_opponents)"""
+    fixed_opponents: str = "heuristic:3,random:1"
+    """fixed agent specs with relative weights"""
+    snapshot_every: int = 10
+    """updates between snapshots added to the pool"""
+    pool_size: int = 8
+    """most snapshots kept (oldest dropped first)"""
+    eval_every: int = 10
+    """updates between duplicate evaluations (0: never)"""
+    eval_deals: int = 32
+    """deals per evaluation (each played from all four seats)"""
+    save_every: int = 1
+    """updates between checkpoints (latest.pt)"""
+    resume: bool = False
+    """continue the run in out/ from latest.pt"""
+    init_from: str = ""
+    """start from this checkpoint's weights (e.g. a BC run)"""
+    bc_warmstart: bool = False
+    """behaviour-clone the heuristic agent first (training/bc.py)"""
+    bc_hands: int = 2000
+    """deals of heuristic self-play for the BC data"""
+    bc_epochs: int = 4
+    """BC passes over its data"""
+    bc_lr: float = 1e-3
+    """BC learning rate"""
+
+    def rules(self) -> RuleConfig:
+        return RuleConfig(min_points=self.min_points)
+
+    def net_config(self, num_planes: int) -> NetConfig:
+        return NetConfig(num_planes=num_planes, channels=self.channels, blocks=self.blocks)
+
+    def validate(self) -> None:
+        for name in ("total_steps", "num_steps", "num_envs", "workers", "num_minibatches",
+                     "update_epochs", "channels", "save_every", "snapshot_every", "eval_deals"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(self, name)}")
+        if self.num_steps < self.num_minibatches:
+            raise ValueError("--num-steps must be at least --num-minibatches")
+
+
+# --------------------------------------------------------------------------- CLI flags
+
+
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstring under each dataclass field (what tyro shows CleanRL users), read from the
+    source so the flag help and the code cannot drift."""
+    try:
+        tree = ast.parse(inspect.getsource(cls))
+    except (OSError, TypeError):
+        return {}
+    body = tree.body[0].body
+    docs = {}
+    for stmt, nxt in zip(body, body[1:]):
+        if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+                and isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant)
+                and isinstance(nxt.value.value, str)):
+            docs[stmt.target.id] = nxt.value.value
+    return docs
+
+
+def add_args_flags(parser: argparse.ArgumentParser, cls: type = Args) -> None:
+    """One ``--flag`` per field; defaults are SUPPRESSed so ``args_from_namespace`` can tell
+    what the user typed (``--resume`` keeps the stored values of everything else)."""
+    docs = field_docs(cls)
+    for f in dataclasses.fields(cls):
+        flag = "--" + f.name.replace("_", "-")
+        help_text = f"{docs.get(f.name, '')} (default: {f.default})"
+        if f.type in (bool, "bool"):
+            parser.add_argument(flag, action=argparse.BooleanOptionalAction,
+                                default=argparse.SUPPRESS, help=help_text)
+        else:
+            typ = {"int": int, "float": float, "str": str}.get(f.type, f.type)
+            parser.add_argument(flag, type=typ, default=argparse.SUPPRESS, help=help_text,
+                                metavar=f.name.upper())
+
+
+def args_from_namespace(ns: argparse.Namespace, cls: type = Args) -> tuple[Any, set[str]]:
+    given = {f.name: getattr(ns, f.name) for f in dataclasses.fields(cls) if hasattr(ns, f.name)}
+    return cls(**given), set(given)
+
+
+# --------------------------------------------------------------------------- PPO pieces
+
+
+def compute_gae(rewards: np.ndarray, values: np.ndarray, dones: np.ndarray, gamma: float,
+                lam: float, last_value: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Generalised advantage estimation over episodes stored back to back.
+
+    ``dones[t] = 1`` when transition ``t`` is the last of its episode: nothing is bootstrapped
+    across it. A final transition that does not end an episode bootstraps from
+    ``last_value`` (required then). Returns ``(advantages, returns)``, returns = adv + values.
+    """
+    rewards = np.asarray(rewards, dtype=np.float64)
+    values = np.asarray(values, dtype=np.float64)
+    dones = np.asarray(dones, dtype=np.float64)
+    if not (len(rewards) == len(values) == len(dones)):
+        raise ValueError("rewards, values and dones must have the same length")
+    n = len(rewards)
+    if n and not dones[-1] and last_value is None:
+        raise ValueError("the last transition does not end an episode: pass last_value")
+    adv = np.zeros(n)
+    gae = 0.0
+    for t in range(n - 1, -1, -1):
+        if dones[t]:
+            next_value, gae = 0.0, 0.0
+        else:
+            next_value = values[t + 1] if t + 1 < n else float(last_value)
+        delta = rewards[t] + gamma * next_value - values[t]
+        gae = delta + gamma * lam * gae
+        adv[t] = gae
+    return adv.astype(np.float32), (adv + values).astype(np.float32)
+
+
+def minibatch_indices(n: int, num_minibatches: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """A fresh permutation of ``range(n)`` cut into ``num_minibatches`` near-equal parts
+    (rollouts end on deal boundaries, so ``n`` varies a little between updates)."""
+    yield from np.array_split(rng.permutation(n), num_minibatches)
+
+
+def ppo_loss(new_logprob: torch.Tensor, old_logprob: torch.Tensor, advantages: torch.Tensor,
+             new_value: torch.Tensor, old_value: torch.Tensor, returns: torch.Tensor,
+             entropy: torch.Tensor, *, clip_coef: float, vf_coef: float, ent_coef: float,
+             clip_vloss: bool, norm_adv: bool) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+    """CleanRL's clipped objective. Returns the total loss and its parts (detached)."""
+    logratio = new_logprob - old_logprob
+    ratio = logratio.exp()
+    with torch.no_grad():
+        old_approx_kl = (-logratio).mean()
+        approx_kl = ((ratio - 1) - logratio).mean()
+        clipfrac = ((ratio - 1.0).abs() > clip_coef).float().mean()
+    if norm_adv and advantages.numel() > 1:
+        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    pg_loss = torch.max(-advantages * ratio,
+                        -advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)).mean()
+    if clip_vloss:
+        v_clipped = old_value + torch.clamp(new_value - old_value, -clip_coef, clip_coef)
+        v_loss = 0.5 * torch.max((new_value - returns) ** 2, (v_clipped - returns) ** 2).mean()
+    else:
+        v_loss = 0.5 * ((new_value - returns) ** 2).mean()
+    entropy_loss = entropy.mean()
+    loss = pg_loss - ent_coef * entropy_loss + vf_coef * v_loss
+    return loss, {"policy_loss": pg_loss.detach(), "value_loss": v_loss.detach(),
+                  "entropy": entropy_loss.detach(), "approx_kl": approx_kl,
+                  "old_approx_kl": old_approx_kl, "clipfrac": clipfrac}
+
+
+def explained_variance(pred: np.ndarray, target: np.ndarray) -> float:
+    var = float(np.var(target))
+    return float("nan") if var == 0 else 1.0 - float(np.var(target - pred)) / var
+
+
+def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, rollout, args: Args,
+               rng: np.random.Generator) -> dict[str, float]:
+    """GAE, then ``update_epochs`` passes of minibatch gradient steps; the masks stored in the
+    rollout are re-applied to the new logits."""
+    device = next(net.parameters()).device
+    adv, returns = compute_gae(rollout.rewards, rollout.values, rollout.dones, args.gamma,
+                               args.gae_lambda)
+    b_obs = torch.as_tensor(rollout.obs, device=device)
+    b_masks = torch.as_tensor(rollout.masks, device=device)
+    b_actions = torch.as_tensor(rollout.actions, device=device)
+    b_logprobs = torch.as_tensor(rollout.logprobs, device=device)
+    b_values = torch.as_tensor(rollout.values, device=device)
+    b_adv = torch.as_tensor(adv, device=device)
+    b_returns = torch.as_tensor(returns, device=device)
+    net.train()
+    sums: dict[str, float] = {}
+    count = 0
+    for _ in range(args.update_epochs):
+        for mb in minibatch_indices(len(adv), args.num_minibatches, rng):
+            mb_t = torch.as_tensor(mb, device=device)
+            _, newlogprob, entropy, newvalue = net.get_action_and_value(
+                b_obs[mb_t], b_masks[mb_t], b_actions[mb_t])
+            loss, parts = ppo_loss(newlogprob, b_logprobs[mb_t], b_adv[mb_t], newvalue,
+                                   b_values[mb_t], b_returns[mb_t], entropy,
+                                   clip_coef=args.clip_coef, vf_coef=args.vf_coef,
+                                   ent_coef=args.ent_coef, clip_vloss=args.clip_vloss,
+                                   norm_adv=args.norm_adv)
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
+            optimizer.step()
+            for k, v in parts.items():
+                sums[k] = sums.get(k, 0.0) + float(v)
+            count += 1
+    # Like CleanRL, KL and clip fraction describe the whole update (mean over minibatches).
+    stats = {k: v / count for k, v in sums.items()}
+    stats["explained_variance"] = explained_variance(rollout.values, returns)
+    return stats
+
+
+def annealed_lr(args: Args, update: int, num_updates: int) -> float:
+    """Linear decay from ``learning_rate`` at update 1 towards 0 after ``num_updates``."""
+    if not args.anneal_lr:
+        return args.learning_rate
+    return args.learning_rate * (1.0 - (update - 1.0) / num_updates)
+
+
+# --------------------------------------------------------------------------- logging
+
+
+class RunLog:
+    """The same scalars to ``progress.csv`` (one row per update) and TensorBoard."""
+
+    def __init__(self, out: Path, resume_update: int | None) -> None:
+        self.path = out / "progress.csv"
+        self.rows: list[dict[str, Any]] = []
+        if resume_update is not None and self.path.exists():
+            with open(self.path, newline="") as f:
+                # rows written after the checkpoint belong to the lost part of the run
+                self.rows = [r for r in csv.DictReader(f) if int(r["update"]) <= resume_update]
+        self.writer = None
+        try:
+            from torch.utils.tensorboard import SummaryWriter
+            self.writer = SummaryWriter(str(out / "tb"), purge_step=None if resume_update is None
+                                        else resume_update + 1)
+        except ImportError:
+            print("note: tensorboard is not installed (pip install 'mjenv[train]'); "
+                  "logging to progress.csv only", file=sys.stderr)
+        self._write_csv()
+
+    def log(self, update: int, global_step: int, scalars: dict[str, float]) -> None:
+        row = {"update": update, "global_step": global_step, **scalars}
+        self.rows.append(row)
+        if self.writer is not None:
+            for k, v in scalars.items():
+                if v is not None and not (isinstance(v, float) and math.isnan(v)):
+                    self.writer.add_scalar(k, v, global_step)
+            self.writer.flush()
+        self._write_csv()
+
+    def _write_csv(self) -> None:
+        keys: list[str] = []
+        for row in self.rows:
+            keys.extend(k for k in row if k not in keys)
+        tmp = self.path.with_suffix(".csv.tmp")
+        with open(tmp, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=keys, restval="")
+            w.writeheader()
+            w.writerows(self.rows)
+        os.replace(tmp, self.path)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+class Progress:
+    """A one-line progress bar with rate and ETA on stderr (no dependency)."""
+
+    def __init__(self, total: int, start: int = 0) -> None:
+        self.total, self.start, self.t0 = total, start, time.time()
+
+    def show(self, done: int, extra: str = "") -> None:
+        frac = min(1.0, done / self.total)
+        rate = (done - self.start) / max(1e-9, time.time() - self.t0)
+        eta = max(0, self.total - done) / rate if rate > 0 else float("inf")
+        bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
+        eta_s = time.strftime("%H:%M:%S", time.gmtime(eta)) if math.isfinite(eta) else "?"
+        print(f"\r[{bar}] {done:,}/{self.total:,} {rate:,.0f} steps/s ETA {eta_s} {extra}",
+              end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        print(file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+def evaluate_policy(net: PolicyNet, rules: RuleConfig, opponent: str, deals: int, seed: int,
+                    workers: int = 1) -> dict[str, float]:
+    """Duplicate evaluation (``training.evaluate``) of the greedy policy against three
+    ``opponent`` agents: mean score per hand and its CI95 half-width. The harness takes agent
+    specs, so the weights go through a temporary policy file (``ppo:PATH``)."""
+    import tempfile
+
+    from agents.ppo import save_policy_file
+    from training.evaluate import evaluate
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "eval.pt"
+        save_policy_file(path, net, rules)
+        report = evaluate(f"ppo:{path}", opponent, deals, seed=seed, rules=rules, workers=workers)
+    low, high = report["ci95"]
+    return {"mean": float(report["mean_score"]), "ci95": float(high - low) / 2}
+
+
+# --------------------------------------------------------------------------- training
+
+
+def set_threads(args: Args) -> None:
+    """Rollout workers pin themselves to one thread each (``training.selfplay``). The learner
+    uses ``--threads``: the default 1 because this network is small and, on a machine shared
+    with other work, one thread beat two by 4x in the update (fwd+bwd of 1,024 observations,
+    1.1 s vs 4.0 s at load 7 on 2 cores); 0 = one per core, for an idle many-core machine."""
+    torch.set_num_threads(args.threads if args.threads > 0 else max(1, os.cpu_count() or 1))
+
+
+def train(args: Args, given: set[str] | None = None, progress: bool = True,
+          stop_after: int | None = None) -> Path:
+    """Run (or resume) PPO self-play training; returns the path of ``latest.pt``.
+
+    ``given``: the ``Args`` fields the user set explicitly (on ``--resume`` the stored run's
+    values are kept for all others). ``stop_after``: leave after this many updates, as if
+    killed right after a checkpoint (tests of ``--resume`` and the benchmark use it)."""
+    from mjenv.env.observation import NUM_PLANES
+    from training.checkpoint import load_training_checkpoint, save_training_checkpoint
+    from training.selfplay import OpponentPool, RolloutSettings, RolloutWorkers, parse_fixed_opponents
+
+    out = Path(args.out)
+    ckpt_path = out / "latest.pt"
+    state = None
+    if args.resume:
+        state = load_training_checkpoint(ckpt_path, expect_rules=None)
+        known = {f.name for f in dataclasses.fields(Args)}
+        stored = Args(**{k: v for k, v in state["args"].items() if k in known})
+        changed = {k for k in (given or set()) - {"resume"} if getattr(args, k) != getattr(stored, k)}
+        if changed:
+            print(f"resume: overriding stored {', '.join(sorted(changed))}", file=sys.stderr)
+        args = dataclasses.replace(stored, resume=True,
+                                   **{k: getattr(args, k) for k in changed})
+        if args.rules() != RuleConfig.from_dict(state["rules"]):
+            raise ValueError(f"--min-points {args.min_points} differs from the run's rules "
+                             f"{state['rules']}")
+    args.validate()
+    set_threads(args)
+    device = pick_device(args.device)
+    rules = args.rules()
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=2) + "\n")
+
+    torch.manual_seed(args.seed)
+    net = build_net(args.net_config(NUM_PLANES)).to(device)
+    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
+    rng = np.random.default_rng([args.seed, 0x5EED])
+    pool = OpponentPool(args.pool_size)
+    update0, global_step = 0, 0
+    if state is not None:
+        net.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        rng.bit_generator.state = state["rng"]["numpy"]
+        torch.set_rng_state(state["rng"]["torch"])
+        pool = OpponentPool.from_state(state["pool"])
+        update0, global_step = int(state["update"]), int(state["global_step"])
+    else:
+        if args.init_from:
+            payload = read_checkpoint_file(args.init_from)
+            check_encoding(payload["encoding"], args.init_from)
+            if RuleConfig.from_dict(payload["rules"]) != rules:
+                raise ValueError(f"{args.init_from}: trained under {payload['rules']}, not {rules}")
+            if NetConfig(**payload["net_config"]) != net.config:
+                raise ValueError(f"{args.init_from}: network shape {payload['net_config']} "
+                                 f"differs from --channels/--blocks ({dataclasses.asdict(net.config)})")
+            net.load_state_dict(payload["model"])
+        if args.bc_warmstart:
+            from training.bc import behaviour_clone
+            behaviour_clone(net, rules, hands=args.bc_hands, epochs=args.bc_epochs, lr=args.bc_lr,
+                            seed=args.seed, reward_scale=args.reward_scale, out=out / "bc.pt",
+                            workers=args.workers)
+        pool.add(0, net.state_dict())
+
+    num_updates = max(1, args.total_steps // args.num_steps)
+    settings = RolloutSettings(
+        rules=rules, num_envs=args.num_envs, reward_scale=args.reward_scale,
+        shaping_coef=args.shaping_coef, gamma=args.gamma, latest_share=args.latest_share,
+        past_share=args.past_share, fixed_share=args.fixed_share,
+        fixed_opponents=parse_fixed_opponents(args.fixed_opponents))
+    log = RunLog(out, update0 if state is not None else None)
+    bar = Progress(num_updates * args.num_steps, global_step) if progress else None
+    last_eval = ""
+
+    def run_evals() -> dict[str, float]:
+        nonlocal last_eval
+        scalars = {}
+        for opp in ("random", "heuristic"):
+            # the same deals every time: the curve compares like with like
+            res = evaluate_policy(net, rules, opp, args.eval_deals, seed=args.seed,
+                                  workers=args.workers)
+            scalars[f"eval/vs_{opp}"] = res["mean"]
+            scalars[f"eval/vs_{opp}_ci95"] = res["ci95"]
+        last_eval = (f"vs random {scalars['eval/vs_random']:+.1f} "
+                     f"vs heuristic {scalars['eval/vs_heuristic']:+.1f}")
+        return scalars
+
+    if args.eval_every and update0 == 0:
+        log.log(0, 0, run_evals())            # the starting point (random or BC weights)
+    try:
+        with RolloutWorkers(args.workers, settings, net.config) as workers:
+            for update in range(update0 + 1, num_updates + 1):
+                t0 = time.time()
+                lr = annealed_lr(args, update, num_updates)
+                for group in optimizer.param_groups:
+                    group["lr"] = lr
+                rollout = workers.collect(net, pool, args.seed, update, args.num_steps)
+                t_roll = time.time() - t0
+                stats = ppo_update(net, optimizer, rollout, args, rng)
+                global_step += len(rollout)
+                elapsed = time.time() - t0
+                scalars = {"charts/learning_rate": lr,
+                           "charts/SPS": len(rollout) / elapsed,
+                           "charts/decisions_per_s": rollout.decisions / t_roll,
+                           "charts/score": float(rollout.scores.mean()),
+                           "charts/win_rate": float(rollout.won.mean()),
+                           "charts/deal_in_rate": float(rollout.dealt_in.mean()),
+                           **{f"losses/{k}": v for k, v in stats.items()}}
+                if update % args.snapshot_every == 0:
+                    pool.add(update, net.state_dict())
+                if args.eval_every and (update % args.eval_every == 0 or update == num_updates):
+                    scalars.update(run_evals())
+                log.log(update, global_step, scalars)
+                stopping = stop_after is not None and update - update0 >= stop_after
+                if update % args.save_every == 0 or update == num_updates or stopping:
+                    save_training_checkpoint(ckpt_path, net=net, optimizer=optimizer, rules=rules,
+                                             args=dataclasses.asdict(args), update=update,
+                                             global_step=global_step, rng=rng, pool=pool)
+                if bar is not None:
+                    bar.show(global_step, f"| kl {stats['approx_kl']:.4f} "
+                             f"ent {stats['entropy']:.2f} score {scalars['charts/score']:+.1f} "
+                             f"{last_eval}")
+                if stopping:
+                    break
+    finally:
+        if bar is not None:
+            bar.close()
+        log.close()
+    return ckpt_path
