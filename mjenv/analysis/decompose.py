@@ -60,9 +60,10 @@ def decompose_key(key: bytes) -> list[ReadingT]:
     pair_suits = 0
     for suit, (lo, hi) in enumerate(SUIT_SLICES):
         sk = key[lo:hi]
-        if not any(sk):
+        r = sum(sk)
+        if not r:
             continue
-        r = sum(sk) % 3
+        r %= 3
         if r == 1:
             return []
         pair_suits += r == 2

@@ -106,9 +106,10 @@ def _structural_waits(key: bytes, n_melds: int) -> tuple[int, ...]:
     pair_suits = 0
     for suit, (lo, hi) in enumerate(SUIT_SLICES):
         sk = key[lo:hi]
-        if not any(sk):
+        r = sum(sk)
+        if not r:
             continue
-        r = sum(sk) % 3
+        r %= 3
         if r == 2:
             pair_suits += 1
         if r == 1 or not suit_complete(suit, sk):

@@ -14,7 +14,6 @@ predicates stay one-liners.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import compress
 from typing import NamedTuple
 
@@ -180,24 +179,40 @@ class Reading(NamedTuple):
 _PRESENT = bytes([0] + [1] * 255)
 _FOUR = bytes([0, 0, 0, 0, 1] + [0] * 251)
 _KINDS = range(34)
-# Reading.ranks of the presence pattern of a number suit as an int (byte r = rank r+1 present).
-_RANKS_OF = {int.from_bytes(bytes(m >> r & 1 for r in range(9)), "little"): m << 1
-             for m in range(512)}
 
 
-@lru_cache(maxsize=1 << 14)
+def _presence_table(base: int, n: int) -> dict[int, tuple[int, ...]]:
+    """The kinds present in one suit, keyed by its presence pattern read as an int (byte r
+    is 1 when rank r is present: ``int.from_bytes(present[lo:hi], "little")``)."""
+    return {sum(1 << 8 * r for r in range(n) if m >> r & 1):
+            tuple(base + r for r in range(n) if m >> r & 1) for m in range(1 << n)}
+
+
+# Per-suit kinds present (m, p, s, honors), and Reading.ranks of the union of the number
+# suits' patterns: the hand-wide facts are four look-ups instead of a loop over the kinds.
+_SUIT_KINDS = tuple(_presence_table(base, 9) for base in (0, 9, 18))
+_HONOR_KINDS = _presence_table(27, 7)
+_RANKS_OF = {pattern: sum(1 << (k + 1) for k in kinds)
+             for pattern, kinds in _SUIT_KINDS[0].items()}
+_WIND_PATTERN = int.from_bytes(bytes([1, 1, 1, 1, 0, 0, 0]), "little")
+_DRAGON_PATTERN = int.from_bytes(bytes([0, 0, 0, 0, 1, 1, 1]), "little")
+
+
 def tile_facts(counts: bytes) -> tuple[tuple[int, ...], int, int, tuple[int, ...]]:
     """``(kinds, suits, ranks, fours)`` of the 34 counts of every tile of a hand: the kinds
     present, the ``Reading.suits`` and ``Reading.ranks`` masks, the kinds held four times.
-    (Byte-level operations throughout: no Python loop over the kinds; memoised.)"""
+    (Byte-level operations and per-suit table look-ups: no Python loop over the kinds.)"""
     present = counts.translate(_PRESENT)
     m = int.from_bytes(present[0:9], "little")
     p = int.from_bytes(present[9:18], "little")
     s = int.from_bytes(present[18:27], "little")
+    z = int.from_bytes(present[27:34], "little")
     suits = ((m and SUIT_M) | (p and SUIT_P) | (s and SUIT_S)
-             | (WIND if any(present[27:31]) else 0) | (DRAGON if any(present[31:]) else 0))
-    return (tuple(compress(_KINDS, present)), suits, _RANKS_OF[m | p | s],
-            tuple(compress(_KINDS, counts.translate(_FOUR))))
+             | (WIND if z & _WIND_PATTERN else 0) | (DRAGON if z & _DRAGON_PATTERN else 0))
+    fours = counts.translate(_FOUR)
+    return (_SUIT_KINDS[0][m] + _SUIT_KINDS[1][p] + _SUIT_KINDS[2][s] + _HONOR_KINDS[z],
+            suits, _RANKS_OF[m | p | s],
+            tuple(compress(_KINDS, fours)) if 1 in fours else ())
 
 
 class Placed(NamedTuple):
@@ -266,9 +281,9 @@ class HandFacts(NamedTuple):
     meld_concealed: int
 
     @classmethod
-    def build(cls, all_counts: list[int], win_tile: int, single_wait: bool,
+    def build(cls, all_counts: bytearray, win_tile: int, single_wait: bool,
               melds: tuple[Meld, ...], ctx: WinContext) -> "HandFacts":
-        kinds, suits, ranks, fours = tile_facts(bytes(all_counts))
+        kinds, suits, ranks, fours = tile_facts(all_counts)
         if not melds:
             return cls(win_tile, single_wait, tuple(all_counts), kinds, suits, ranks, fours,
                        melds, 0, ctx, (), (), (), (), 0)

@@ -6,14 +6,17 @@ every yaku that holds, then drop each yaku that another holding yaku excludes.
 
 Speed (the engine scores on every ron check): each predicate runs at its declared scope
 (``Yaku.scope``) — tile-content yaku once per (shape, suits, ranks), memoised; other hand-wide
-yaku once per shape; decomposition yaku once per decomposition, memoised on the groups, pair,
-suits, ranks and winds they read; placement yaku once per reading — and is skipped when the
-hand misses the minimum it declares (chows, pungs, honor pungs, quads, number suits, ranks).
-The decompositions of a concealed hand plus its winning tile are memoised too (the per-suit
-tables behind them are built at import, ``mjenv.analysis.tables``). Only the chosen reading's
-yaku are put in rulebook order. ``tests/scoring/test_properties.py`` checks all of this
-against the plain definition. The wait search (for 独听/假独) is skipped when a placement
-already proves a second wait.
+yaku once per shape; decomposition yaku once per decomposition; placement yaku once per
+reading — and is skipped when the reading misses a minimum it declares (chows, pungs, honor
+pungs, kongs, quads, number suits, ranks, pair kinds): one AND of per-minimum bit masks gives
+the candidates. Memos are kept only where keys recur across different hands (per-suit tables,
+tile-content and situation yaku, candidate lists) plus the decompositions of a concealed hand
+and its winning tile (the engine re-scores a ready hand on every discard that completes it);
+the per-suit tables behind them are built at import, ``mjenv.analysis.tables``. Exclusions and
+rulebook order are worked out for the chosen reading only, totals compared only when a hand
+has several readings. ``tests/scoring/test_properties.py`` checks all of this against the
+plain definition. The wait search (for 独听/假独) is skipped when a placement already proves a
+second wait.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from mjenv.analysis.decompose import decompose_key
 from mjenv.analysis.waits import structural_wait_kinds
 from mjenv.scoring.reading import (KNITTED, LIANGMIAN, NUMBER_SUITS, SEVEN_PAIRS, SHAPES,
                                    SHUANGPENG, STANDARD, THIRTEEN_ORPHANS, Decomposition, Group,
-                                   HandFacts, Reading, WinContext, tile_facts)
+                                   HandFacts, Reading, WinContext)
 from mjenv.scoring.yaku import GROUPS, HAND, PLACEMENT, SITUATION, TILES, YAKU, Yaku
 from mjenv.tiles import (Meld, parse_meld, parse_tile, parse_tiles, parse_wind, tile_name,
                          tiles_to_str)
@@ -98,41 +101,65 @@ if any(y.shapes != {STANDARD} for y in YAKU.values() if y.scope in (GROUPS, PLAC
     raise RuntimeError("decomposition and placement yaku must be standard-shape only")
 
 
-_STANDARD_ONLY = {scope: tuple(y for y in YAKU.values() if y.scope == scope)
-                  for scope in (GROUPS, PLACEMENT)}
+# Standard-shape GROUPS and PLACEMENT yaku, each one bit of a candidate mask. For each
+# minimum a yaku may declare, ``_MEETS_*[value]`` has the bits of the yaku whose minimum that
+# value meets; the AND of a reading's seven look-ups is its candidate mask (RULES.md order
+# kept).
+_STANDARD_ONLY = tuple(y for y in YAKU.values() if y.scope in (GROUPS, PLACEMENT))
 
 
-# The distinct ``ranks`` minimums the yaku declare; a hand's *rank class* has bit j set when
-# its ranks meet the j-th one. Candidate lists are memoised per class, not per rank mask, so
-# that few hands ever miss.
-_RANK_MINIMUMS = tuple(sorted({y.ranks for y in YAKU.values()}))
-_RANK_CLASS = tuple(sum(1 << j for j, m in enumerate(_RANK_MINIMUMS) if ranks & m == m)
-                    for ranks in range(1 << 10))
+def _meeting(ok: Callable[[Yaku], bool]) -> int:
+    return sum(1 << i for i, y in enumerate(_STANDARD_ONLY) if ok(y))
+
+
+_MEETS_CHOWS = tuple(_meeting(lambda y: y.chows <= c and y.pungs <= 4 - c) for c in range(5))
+_MEETS_HONOR_PUNGS = tuple(_meeting(lambda y: y.honor_pungs <= h) for h in range(5))
+_MEETS_QUADS = tuple(_meeting(lambda y: y.quads <= q) for q in range(4))      # 3: 3 or more
+_MEETS_SUITS = tuple(_meeting(lambda y: y.suits <= n) for n in range(4))
+_MEETS_KONGS = tuple(_meeting(lambda y: y.kongs <= k) for k in range(5))
+_MEETS_PAIR = tuple(_meeting(lambda y: y.pairs >> t & 1 == 1) for t in range(34))
+_RANK_MINIMUM_BITS = {m: _meeting(lambda y: y.ranks == m)
+                      for m in {y.ranks for y in _STANDARD_ONLY}}
+_MEETS_RANKS = tuple(sum(bits for m, bits in _RANK_MINIMUM_BITS.items() if ranks & m == m)
+                     for ranks in range(1 << 10))
 
 # Number suits present, per Reading.suits & NUMBER_SUITS.
 _SUIT_COUNT = tuple(bin(m).count("1") for m in range(8))
 
+_CANDIDATES: dict[int, tuple[Predicates, Predicates]] = {}
 
-@lru_cache(maxsize=1 << 12)
-def _candidates(scope: str, chows: int, honor_pungs: int, quads: int, suits: int,
-                rank_class: int) -> Predicates:
-    """Standard-shape yaku of ``scope`` whose declared minimum a reading meets: ``chows``
-    chows (so 4 − chows pungs), ``honor_pungs`` honor pungs, ``quads`` kinds held four times
-    (3 stands for 3 or more), ``suits`` number suits, the ranks of ``rank_class``."""
-    met = {m for j, m in enumerate(_RANK_MINIMUMS) if rank_class >> j & 1}
-    return _predicates(y for y in _STANDARD_ONLY[scope]
-                       if y.chows <= chows and y.pungs <= 4 - chows
-                       and y.honor_pungs <= honor_pungs and y.quads <= quads
-                       and y.suits <= suits and y.ranks in met)
+
+def _candidates(mask: int) -> tuple[Predicates, Predicates]:
+    """The GROUPS and PLACEMENT predicates of a candidate mask (few distinct masks occur:
+    memoised)."""
+    found = _CANDIDATES.get(mask)
+    if found is None:
+        chosen: list[Yaku] = []
+        bits = mask
+        while bits:                                 # the set bits, lowest first
+            low = bits & -bits
+            chosen.append(_STANDARD_ONLY[low.bit_length() - 1])
+            bits ^= low
+        found = _CANDIDATES[mask] = (_predicates(y for y in chosen if y.scope == GROUPS),
+                                     _predicates(y for y in chosen if y.scope == PLACEMENT))
+    return found
+
+
+# The GROUPS yaku (and PLACEMENT candidates) of a decomposition, for a hand scored again (the
+# engine re-scores a ready hand on every discard that completes it): a function of the
+# decomposition, the declared melds' groups and the winds. The entry holds the decomposition
+# itself, so its id stays its identity (a cheap key; ``_shapes`` hands back the same object for
+# the same hand). Emptied when full: memory stays bounded.
+_GROUP_MEMO: dict[tuple, tuple[Decomposition, dict[str, int], Predicates]] = {}
+_GROUP_MEMO_SIZE = 1 << 14
 
 
 def clear_caches() -> None:
     """Forget memoised results (for cold-start benchmarks; results never depend on them)."""
     _tiles_yaku.cache_clear()
     _situation_yaku.cache_clear()
-    _candidates.cache_clear()
-    _group_yaku.cache_clear()
-    tile_facts.cache_clear()
+    _CANDIDATES.clear()
+    _GROUP_MEMO.clear()
     _shapes.cache_clear()
     _context.cache_clear()
     _meld.cache_clear()
@@ -154,28 +181,6 @@ def _holding(predicates: Predicates, r: Reading, base: dict[str, int] | None = N
     if out is None:
         return base if base is not None else {}
     return out
-
-
-_GROUP_MEMO: dict[tuple, dict[str, int]] = {}
-_GROUP_MEMO_SIZE = 1 << 14      # emptied when full: memory stays bounded
-
-
-def _group_yaku(r: Reading, key: tuple[int, ...]) -> dict[str, int]:
-    """GROUPS-scope yaku of the standard reading ``r`` (candidates by ``key``, see
-    ``_candidates``), memoised on all they may read: the groups (chows, pungs, kongs by first
-    tile), the pair, the quads, the suits and ranks, the winds. The same decompositions recur
-    across hands (the engine re-scores a ready hand on every discard that completes it)."""
-    memo_key = (r.pair, r.chows, r.pungs, r.kongs, r.quads, r.suits, r.ranks,
-                r.ctx.seat_wind, r.ctx.round_wind)
-    found = _GROUP_MEMO.get(memo_key)
-    if found is None:
-        if len(_GROUP_MEMO) >= _GROUP_MEMO_SIZE:
-            _GROUP_MEMO.clear()
-        found = _GROUP_MEMO[memo_key] = _holding(_candidates(GROUPS, *key), r)
-    return found
-
-
-_group_yaku.cache_clear = _GROUP_MEMO.clear  # type: ignore[attr-defined]  # as lru_cache's
 
 
 # TILES and SITUATION yaku are memoised on all they may read, evaluated on a probe reading
@@ -228,7 +233,7 @@ def counted(holding: dict[str, int]) -> dict[str, int]:
 
 def _total(holding: dict[str, int]) -> int:
     """P of one reading's holding yaku: ``sum(counted(holding).values())`` without the
-    ordering (the scorer's inner loop; ``counted`` runs for the chosen reading only)."""
+    ordering (the scorer compares readings with it; ``counted`` runs for the chosen one)."""
     excluded = [ex for i in holding if (ex := _EXCLUDES.get(i))]
     if not excluded:
         return sum([_POINTS[i] * v for i, v in holding.items()])
@@ -244,15 +249,15 @@ def holding_yaku(r: Reading) -> dict[str, int]:
 # --- validation ---------------------------------------------------------------------------
 
 def _check(hand: Sequence[int], win_tile: int, melds: tuple[Meld, ...],
-           ctx: WinContext) -> tuple[list[int], list[int]]:
-    """Validate a query; return (13-tile concealed counts, counts of every tile)."""
+           ctx: WinContext) -> tuple[bytes, bytearray]:
+    """Validate a query; return (13-tile concealed counts as bytes, counts of every tile)."""
     if len(melds) > 4:
         raise ValueError(f"{len(melds)} melds: a hand has at most 4")
     need = 13 - 3 * len(melds)
     if len(hand) != need:
         raise ValueError(f"the concealed hand has {len(hand)} tiles before the win; with "
                          f"{len(melds)} meld(s) it must have {need}")
-    c13 = [0] * 34
+    c13 = bytearray(34)
     try:
         for t in hand:
             c13[t] += 1
@@ -284,7 +289,7 @@ def _check(hand: Sequence[int], win_tile: int, melds: tuple[Meld, ...],
     if ctx.qianggang and total[win_tile] > 1:
         raise ValueError(f"qianggang conflicts with the tiles: the hand or melds hold "
                          f"{tile_name(win_tile)}, but the robbed kan needs the other three")
-    return c13, total
+    return bytes(c13), total
 
 
 # --- scoring ------------------------------------------------------------------------------
@@ -305,8 +310,7 @@ def _analyse(hand: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: W
              ) -> tuple[HandFacts, tuple[str, ...], tuple[Decomposition, ...]]:
     """Validate; find the special shapes and the standard decompositions (each with the
     placements of the winning tile); gather the hand-wide facts."""
-    c13, total = _check(hand, win_tile, melds, ctx)
-    key = bytes(c13)
+    key, total = _check(hand, win_tile, melds, ctx)
     specials, decompositions = _shapes(key, win_tile)
     single = (bool(specials or decompositions)
               and not _second_wait(decompositions, win_tile, total)
@@ -330,7 +334,7 @@ def _shapes(key: bytes, win_tile: int) -> tuple[tuple[str, ...], tuple[Decomposi
                             for pair, hand_melds in decompose_key(key14)])
 
 
-def _wait_count(key: bytes, n_melds: int, total: list[int], win_tile: int) -> int:
+def _wait_count(key: bytes, n_melds: int, total: bytearray, win_tile: int) -> int:
     """How many kinds the 13-tile hand waited on (RULES.md §7): its structural waits less the
     kinds held four times (``total`` counts the winning tile too)."""
     return sum(1 for t in structural_wait_kinds(key, n_melds)
@@ -338,7 +342,7 @@ def _wait_count(key: bytes, n_melds: int, total: list[int], win_tile: int) -> in
 
 
 def _second_wait(decompositions: tuple[Decomposition, ...], win_tile: int,
-                 total: list[int]) -> bool:
+                 total: bytearray) -> bool:
     """A cheap proof that the hand had another wait besides the winning tile: a two-sided
     placement (the chow's other end) or a dual-pung one (the other pair), unless all four of
     that kind are held. Saves the full wait search for most hands."""
@@ -378,37 +382,42 @@ def score(hand: Sequence[int], win_tile: int, melds: Sequence[Meld],
     """
     melds = tuple(melds)
     facts, specials, decompositions = _analyse(hand, win_tile, melds, ctx)
-    best_p = -1
-    best: tuple[dict[str, int], Reading] | None = None
-    for shape in specials:
-        r = facts.special(shape)
-        h = _shape_yaku(r)
-        p = _total(h)
-        if p > best_p:
-            best_p, best = p, (h, r)
+    found = [(_shape_yaku(r), r) for r in map(facts.special, specials)]
     shape_yaku = None
-    n_quads = min(len(facts.quads), 3)
-    n_suits = _SUIT_COUNT[facts.suits & NUMBER_SUITS]
-    rank_class = _RANK_CLASS[facts.ranks]
+    meets = (_MEETS_QUADS[min(len(facts.quads), 3)] & _MEETS_KONGS[len(facts.kongs)]
+             & _MEETS_SUITS[_SUIT_COUNT[facts.suits & NUMBER_SUITS]] & _MEETS_RANKS[facts.ranks])
     for d in decompositions:
-        group_yaku = placement_predicates = None
+        group_yaku = None
         for p in d.placements:
             r = facts.standard(d, p)
             if group_yaku is None:
                 if shape_yaku is None:
                     shape_yaku = _shape_yaku(r)
-                key = (len(r.chows), len(r.pungs) - bisect_left(r.pungs, 27),  # honor pungs
-                       n_quads, n_suits, rank_class)
-                group_yaku = {**shape_yaku, **_group_yaku(r, key)}
-                placement_predicates = _candidates(PLACEMENT, *key)
-            h = _holding(placement_predicates, r, group_yaku)
-            total = _total(h)
-            if total > best_p:
-                best_p, best = total, (h, r)
-    if best is None:
+                memo_key = (id(d), facts.meld_groups, ctx.seat_wind, ctx.round_wind)
+                memo = _GROUP_MEMO.get(memo_key)
+                if memo is None:
+                    pungs = r.pungs
+                    group_preds, placement_preds = _candidates(
+                        meets & _MEETS_CHOWS[len(r.chows)] & _MEETS_PAIR[d.pair]
+                        & _MEETS_HONOR_PUNGS[len(pungs) - bisect_left(pungs, 27)])
+                    if len(_GROUP_MEMO) >= _GROUP_MEMO_SIZE:
+                        _GROUP_MEMO.clear()
+                    memo = _GROUP_MEMO[memo_key] = (d, _holding(group_preds, r),
+                                                    placement_preds)
+                _, group_only, placement_preds = memo
+                group_yaku = {**shape_yaku, **group_only} if group_only else shape_yaku
+            found.append((_holding(placement_preds, r, group_yaku), r))
+    if not found:
         raise NotWinningHand(f"{_describe(hand, win_tile, melds)} forms no winning shape")
-    h, r = best
-    return ScoreResult(best_p, counted(h), r.shape, r)
+    h, r = found[0]
+    if len(found) > 1:              # the first reading of the highest P (most hands have one)
+        best_p = -1
+        for holding, reading in found:
+            p = _total(holding)
+            if p > best_p:
+                best_p, h, r = p, holding, reading
+    yaku = counted(h)
+    return ScoreResult(sum(yaku.values()), yaku, r.shape, r)
 
 
 def _describe(hand: Sequence[int], win_tile: int, melds: tuple[Meld, ...]) -> str:
@@ -438,11 +447,11 @@ def score_hand(hand: str | Sequence[int], win_tile: str | int,
         melds = ()
     elif isinstance(melds, str):
         melds = [m for m in melds.split(",") if m.strip()]
-    args = (bool(tsumo), seat_wind, round_wind, bool(lingshang), bool(haidi), bool(hedi),
-            bool(qianggang), bool(juezhang), bool(tianhu), bool(dihu), bool(renhu))
+    args = (tsumo, seat_wind, round_wind, lingshang, haidi, hedi, qianggang, juezhang, tianhu,
+            dihu, renhu)
     try:
         ctx = _context(*args)
-    except TypeError:                       # an unhashable wind: let parse_wind name it
+    except TypeError:                       # an unhashable argument (parse_wind names a bad wind)
         ctx = _context.__wrapped__(*args)
     if melds:
         melds = tuple([_meld(m) if isinstance(m, str) else parse_meld(m) for m in melds])
@@ -452,10 +461,11 @@ def score_hand(hand: str | Sequence[int], win_tile: str | int,
 @lru_cache(maxsize=4096)
 def _context(tsumo: bool, seat_wind: str | int, round_wind: str | int, *flags: bool
              ) -> WinContext:
-    """WinContext for score_hand's arguments (few distinct ones: memoised)."""
+    """WinContext for score_hand's arguments (few distinct ones: memoised; arguments equal
+    as keys, like 1 and True, give equal contexts since the flags are made bools here)."""
     names = ("lingshang", "haidi", "hedi", "qianggang", "juezhang", "tianhu", "dihu", "renhu")
-    return WinContext(tsumo, parse_wind(seat_wind), parse_wind(round_wind),
-                      **dict(zip(names, flags)))
+    return WinContext(bool(tsumo), parse_wind(seat_wind), parse_wind(round_wind),
+                      **{name: bool(flag) for name, flag in zip(names, flags)})
 
 
 @lru_cache(maxsize=1024)

@@ -55,14 +55,15 @@ def test_scopes_and_minimums_are_honest() -> None:
                     assert by_decomposition.setdefault(key, {}).setdefault(y.id, v) == v, \
                         (y.id, w)
                     key = (y.id, r.pair, r.chows, r.pungs, r.kongs, r.quads, r.suits, r.ranks,
-                           r.ctx.seat_wind, r.ctx.round_wind)     # the scorer's memo key
+                           r.ctx.seat_wind, r.ctx.round_wind)     # all a GROUPS yaku reads
                     assert memo.setdefault(key, v) == v, (y.id, w)
                 if v and r.shape == "standard":
                     honor_pungs = sum(1 for t in r.pungs if t >= 27)
                     suits = bin(r.suits & NUMBER_SUITS).count("1")
                     assert (len(r.chows) >= y.chows and len(r.pungs) >= y.pungs
                             and honor_pungs >= y.honor_pungs and len(r.quads) >= y.quads
-                            and suits >= y.suits and r.ranks & y.ranks == y.ranks), (y.id, w)
+                            and suits >= y.suits and r.ranks & y.ranks == y.ranks
+                            and y.pairs >> r.pair & 1 and len(r.kongs) >= y.kongs), (y.id, w)
 
 
 def test_readings_are_consistent() -> None:

@@ -11,10 +11,12 @@ and shape); ``GROUPS`` also the groups and the pair (once per decomposition);
 ``PLACEMENT`` also the winning tile's placement and the 暗刻 status that depends on it (once
 per reading).
 
-``chows``, ``pungs`` (kongs included), ``honor_pungs`` and ``quads`` (``Reading.quads``) are
-the least a standard reading must have for the yaku to hold, ``suits`` the least number of
-number suits and ``ranks`` the number ranks (1–9) its tiles must show: the scorer skips a
-predicate whose minimum the reading misses, so most predicates never run on a given hand.
+``chows``, ``pungs`` (kongs included), ``honor_pungs``, ``kongs`` and ``quads``
+(``Reading.quads``) are the least a standard reading must have for the yaku to hold,
+``suits`` the least number of
+number suits and ``ranks`` the number ranks (1–9) its tiles must show; ``pairs`` the kinds
+its pair may be (a 34-bit mask; every kind unless declared): the scorer skips a predicate
+whose minimum the reading misses, so most predicates never run on a given hand.
 Tests check every declaration against full evaluation.
 """
 
@@ -30,6 +32,20 @@ GROUPS, PLACEMENT = "groups", "placement"
 
 # RULES.md §8 shape column: S, 7, K, O, any.
 S = frozenset({STANDARD})
+
+# Pair kinds, for ``pairs``: number tiles, terminals, terminals and honors, winds, dragons,
+# number tiles of the ranks given.
+NUMBERS = range(27)
+TERMINALS = tuple(t for t in NUMBERS if t % 9 in (0, 8))
+OUTSIDE = TERMINALS + tuple(range(27, 34))
+WINDS = range(27, 31)
+DRAGONS = range(31, 34)
+
+
+def of_ranks(*ranks: int) -> tuple[int, ...]:
+    """The number tiles of ``ranks`` (1–9) in every suit."""
+    return tuple(t for t in NUMBERS if t % 9 + 1 in ranks)
+
 P7 = frozenset({SEVEN_PAIRS})
 K = frozenset({KNITTED})
 O = frozenset({THIRTEEN_ORPHANS})
@@ -54,6 +70,8 @@ class Yaku:
     quads: int = 0
     suits: int = 0
     ranks: int = 0      # ``Reading.ranks`` bits that must all be set
+    pairs: int = (1 << 34) - 1      # bit t: the pair may be tile t
+    kongs: int = 0
 
     def __call__(self, reading: Reading) -> int:
         """Times the yaku holds for ``reading`` (0 when the shape does not qualify)."""
@@ -62,16 +80,20 @@ class Yaku:
 
 def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str], *,
          excludes: Iterable[str] = (), scope: str = GROUPS, chows: int = 0, pungs: int = 0,
-         honor_pungs: int = 0, quads: int = 0, suits: int = 0, ranks: Iterable[int] = ()
+         honor_pungs: int = 0, quads: int = 0, suits: int = 0, ranks: Iterable[int] = (),
+         pairs: Iterable[int] = range(34), kongs: int = 0
          ) -> Callable[[Callable[[Reading], int]], Yaku]:
-    """Decorator turning a predicate into its ``Yaku`` record (``ranks`` as numbers 1–9)."""
+    """Decorator turning a predicate into its ``Yaku`` record (``ranks`` as numbers 1–9,
+    ``pairs`` as tiles)."""
     if scope not in (TILES, SITUATION, HAND, GROUPS, PLACEMENT):
         raise ValueError(f"unknown yaku scope {scope!r}")
     rank_bits = sum(1 << r for r in set(ranks))
+    pair_bits = sum(1 << t for t in set(pairs))
 
     def wrap(fn: Callable[[Reading], int]) -> Yaku:
         return Yaku(id, name_zh, name_en, points, shapes, frozenset(excludes), fn, scope,
-                    chows, pungs, honor_pungs, quads, suits, rank_bits)
+                    chows, pungs, honor_pungs, quads, suits, rank_bits, pair_bits,
+                    kongs)
 
     return wrap
 

@@ -8,7 +8,8 @@ from mjenv.scoring.yaku.base import GROUPS, HAND, P7, PLACEMENT, S, yaku
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
-@yaku("pinghu", "平胡", "All Chows", 2, S, scope=PLACEMENT, chows=4)
+@yaku("pinghu", "平胡", "All Chows", 2, S, scope=PLACEMENT, chows=4,
+      pairs=range(31))      # no dragon pair
 def pinghu(r: Reading) -> bool:
     """Four chows, a number or guest-wind pair, won on a two-sided wait."""
     if len(r.chows) != 4 or r.placement != LIANGMIAN:

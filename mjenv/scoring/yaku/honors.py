@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mjenv.scoring.reading import Reading
-from mjenv.scoring.yaku.base import GROUPS, S, yaku
+from mjenv.scoring.yaku.base import DRAGONS, GROUPS, WINDS, S, yaku
 
 
 def _winds(r: Reading) -> int:
@@ -30,7 +30,8 @@ def quanfeng(r: Reading) -> bool:
     return 27 + r.ctx.round_wind in r.pungs
 
 
-@yaku("xiao_sanfeng", "小三风", "Little Three Winds", 6, S, scope=GROUPS, pungs=2, honor_pungs=2)
+@yaku("xiao_sanfeng", "小三风", "Little Three Winds", 6, S, scope=GROUPS, pungs=2, honor_pungs=2,
+      pairs=WINDS)
 def xiao_sanfeng(r: Reading) -> bool:
     return _winds(r) >= 2 and 27 <= r.pair <= 30
 
@@ -41,7 +42,7 @@ def da_sanfeng(r: Reading) -> bool:
 
 
 @yaku("xiao_sanyuan", "小三元", "Little Three Dragons", 10, S, excludes=("sanyuanpai",),
-      scope=GROUPS, pungs=2, honor_pungs=2)
+      scope=GROUPS, pungs=2, honor_pungs=2, pairs=DRAGONS)
 def xiao_sanyuan(r: Reading) -> bool:
     return _dragons(r) == 2 and r.pair >= 31
 
@@ -53,7 +54,7 @@ def da_sanyuan(r: Reading) -> bool:
 
 
 @yaku("xiao_sixi", "小四喜", "Little Four Winds", 30, S, excludes=("da_sanfeng", "xiao_sanfeng"),
-      scope=GROUPS, pungs=3, honor_pungs=3)
+      scope=GROUPS, pungs=3, honor_pungs=3, pairs=WINDS)
 def xiao_sixi(r: Reading) -> bool:
     return _winds(r) == 3 and 27 <= r.pair <= 30
 

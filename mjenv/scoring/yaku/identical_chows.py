@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mjenv.scoring.reading import Reading
-from mjenv.scoring.yaku.base import GROUPS, S, yaku
+from mjenv.scoring.yaku.base import GROUPS, S, of_ranks, yaku
 
 
 @yaku("yibangao", "一般高", "Pure Double Chow", 1, S, scope=GROUPS, chows=2)
@@ -45,7 +45,8 @@ def sihai_yijia(r: Reading) -> bool:
 
 @yaku("yise_shuanglong", "一色双龙会", "Pure Terminal Chows", 40, S,
       excludes=("qingyise", "liang_bangao", "yibangao", "laoshao_shuangshun", "laoshao",
-                "jiangyan"), scope=GROUPS, chows=4, ranks=(1, 2, 3, 5, 7, 8, 9))
+                "jiangyan"), scope=GROUPS, chows=4, ranks=(1, 2, 3, 5, 7, 8, 9),
+      pairs=of_ranks(5))
 def yise_shuanglong(r: Reading) -> bool:
     """Chows 123, 123, 789, 789 and a pair of 5, all one suit."""
     c = r.chows

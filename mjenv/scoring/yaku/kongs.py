@@ -6,19 +6,20 @@ from mjenv.scoring.reading import Reading
 from mjenv.scoring.yaku.base import GROUPS, PLACEMENT, S, yaku
 
 
-@yaku("liang_gangzi", "两杠子", "Two Kongs", 4, S, scope=GROUPS, pungs=2)
+@yaku("liang_gangzi", "两杠子", "Two Kongs", 4, S, scope=GROUPS, pungs=2, kongs=2)
 def liang_gangzi(r: Reading) -> bool:
     return len(r.kongs) >= 2
 
 
 @yaku("san_gangzi", "三杠子", "Three Kongs", 20, S, excludes=("liang_gangzi",),
-      scope=GROUPS, pungs=3)
+      scope=GROUPS, pungs=3, kongs=3)
 def san_gangzi(r: Reading) -> bool:
     return len(r.kongs) >= 3
 
 
 @yaku("shiba_luohan", "十八罗汉", "Four Kongs", 80, S,
-      excludes=("san_gangzi", "liang_gangzi", "duiduihu", "dutin"), scope=GROUPS, pungs=4)
+      excludes=("san_gangzi", "liang_gangzi", "duiduihu", "dutin"), scope=GROUPS, pungs=4,
+      kongs=4)
 def shiba_luohan(r: Reading) -> bool:
     return len(r.kongs) == 4
 

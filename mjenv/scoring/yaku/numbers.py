@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from mjenv.scoring.reading import DRAGON, WIND, Reading
-from mjenv.scoring.yaku.base import ANY, GROUPS, S, TILES, yaku
+from mjenv.scoring.yaku.base import ANY, GROUPS, NUMBERS, S, TILES, of_ranks, yaku
 
 _HONORS = WIND | DRAGON
 
@@ -51,7 +51,7 @@ def _laoshao_counts(r: Reading) -> tuple[int, int]:
     return shun, ke
 
 
-@yaku("jiangyan", "将眼", "2-5-8 Pair", 1, S, scope=GROUPS)
+@yaku("jiangyan", "将眼", "2-5-8 Pair", 1, S, scope=GROUPS, pairs=of_ranks(2, 5, 8))
 def jiangyan(r: Reading) -> bool:
     return r.pair < 27 and r.pair % 9 in (1, 4, 7)
 
@@ -131,7 +131,7 @@ def laoshao_shuangdui(r: Reading) -> bool:
     return _laoshao_counts(r)[1] >= 2
 
 
-@yaku("quandai", "全带", "Rank in Every Set", 10, S, scope=GROUPS)
+@yaku("quandai", "全带", "Rank in Every Set", 10, S, scope=GROUPS, pairs=NUMBERS)
 def quandai(r: Reading) -> bool:
     """Every meld and the pair holds a number tile of one same rank."""
     if r.pair >= 27:

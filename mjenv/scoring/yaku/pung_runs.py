@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mjenv.scoring.reading import Reading
-from mjenv.scoring.yaku.base import GROUPS, S, yaku
+from mjenv.scoring.yaku.base import GROUPS, NUMBERS, S, yaku
 
 
 def _runs(r: Reading, length: int) -> list[int]:
@@ -20,7 +20,8 @@ def _pair_extends(r: Reading, t: int, length: int) -> bool:
     return (t % 9 > 0 and r.pair == t - 1) or (t % 9 + length < 9 and r.pair == t + length)
 
 
-@yaku("xiao_sanlianke", "小三连刻", "Little Shifted Pungs", 6, S, scope=GROUPS, pungs=2)
+@yaku("xiao_sanlianke", "小三连刻", "Little Shifted Pungs", 6, S, scope=GROUPS, pungs=2,
+      pairs=NUMBERS)
 def xiao_sanlianke(r: Reading) -> bool:
     """Pungs of r, r+1 and the pair r−1 or r+2."""
     return any(_pair_extends(r, t, 2) for t in _runs(r, 2))
@@ -32,7 +33,7 @@ def sanlianke(r: Reading) -> bool:
 
 
 @yaku("xiao_silianke", "小四连刻", "Little Four Shifted Pungs", 20, S,
-      excludes=("sanlianke", "xiao_sanlianke"), scope=GROUPS, pungs=3)
+      excludes=("sanlianke", "xiao_sanlianke"), scope=GROUPS, pungs=3, pairs=NUMBERS)
 def xiao_silianke(r: Reading) -> bool:
     """Pungs of r, r+1, r+2 and the pair r−1 or r+3."""
     return any(_pair_extends(r, t, 3) for t in _runs(r, 3))

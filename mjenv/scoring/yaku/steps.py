@@ -11,8 +11,8 @@ def _stepped(r: Reading, n: int) -> bool:
     c = set(r.chows)
     for t in c:
         for k in (1, 2):
-            if t % 9 + (n - 1) * k <= 6 and t + k in c and t + 2 * k in c \
-                    and (n == 3 or t + 3 * k in c):
+            if t + k in c and t + 2 * k in c and (n == 3 or t + 3 * k in c) \
+                    and t % 9 + (n - 1) * k <= 6:
                 return True
     return False
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mjenv.scoring.reading import CHOW, DRAGON, WIND, Reading
-from mjenv.scoring.yaku.base import GROUPS, S, TILES, yaku
+from mjenv.scoring.yaku.base import GROUPS, OUTSIDE, TERMINALS, S, TILES, yaku
 
 _TERMINAL_RANKS = (1 << 1) | (1 << 9)
 
@@ -26,12 +26,13 @@ def _all_groups_outside(r: Reading) -> bool:
     return True
 
 
-@yaku("hunquan", "混全带幺", "Outside Hand", 4, S, scope=GROUPS)
+@yaku("hunquan", "混全带幺", "Outside Hand", 4, S, scope=GROUPS, pairs=OUTSIDE)
 def hunquan(r: Reading) -> bool:
     return _all_groups_outside(r)
 
 
-@yaku("chunquan", "纯全带幺", "Terminals in All Sets", 6, S, excludes=("hunquan",), scope=GROUPS)
+@yaku("chunquan", "纯全带幺", "Terminals in All Sets", 6, S, excludes=("hunquan",), scope=GROUPS,
+      pairs=TERMINALS)
 def chunquan(r: Reading) -> bool:
     return r.suits & (WIND | DRAGON) == 0 and _all_groups_outside(r)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from mjenv.scoring.reading import Reading
-from mjenv.scoring.yaku.base import GROUPS, S, yaku
+from mjenv.scoring.yaku.base import GROUPS, NUMBERS, S, of_ranks, yaku
 
 
 def _one_in_each_suit(firsts: tuple[int, ...], steps: tuple[int, ...]) -> bool:
@@ -24,7 +24,7 @@ def _one_in_each_suit(firsts: tuple[int, ...], steps: tuple[int, ...]) -> bool:
 
 
 @yaku("sanse_xiao_tongke", "三色小同刻", "Little Triple Pung", 6, S, scope=GROUPS, pungs=2,
-      suits=3)
+      suits=3, pairs=NUMBERS)
 def sanse_xiao_tongke(r: Reading) -> bool:
     """Pungs of rank r in two suits, the pair of rank r in the third."""
     if r.pair >= 27:
@@ -67,7 +67,7 @@ def hualong(r: Reading) -> bool:
 
 @yaku("sanse_shuanglong", "三色双龙会", "Three-Suit Terminal Chows", 10, S,
       excludes=("laoshao_shuangshun", "laoshao", "jingtong", "jiangyan"), scope=GROUPS, chows=4,
-      suits=3, ranks=(1, 2, 3, 5, 7, 8, 9))
+      suits=3, ranks=(1, 2, 3, 5, 7, 8, 9), pairs=of_ranks(5))
 def sanse_shuanglong(r: Reading) -> bool:
     """123 and 789 chows in each of two suits, a pair of 5 in the third."""
     if r.pair >= 27 or r.pair % 9 != 4:
