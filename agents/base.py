@@ -16,6 +16,14 @@ from mjenv.game.view import PlayerView
 
 @runtime_checkable
 class Agent(Protocol):
+    """Two optional attributes, read with ``getattr`` by drivers that honour them:
+
+    - ``needs_observation: bool`` (default True): False lets a driver skip the plane encoder
+      and pass ``observation=None`` — rule-based agents read only the view and the mask;
+    - ``reseed(seed: int | None) -> None``: the evaluation harness reseeds every agent per hand,
+      so results do not depend on how deals are split over worker processes.
+    """
+
     name: str
 
     def act(self, observation: np.ndarray, mask: np.ndarray, view: PlayerView) -> int:
@@ -32,6 +40,7 @@ class BaseAgent:
     """Default ``act_batch`` that loops over ``act``; neural agents override it."""
 
     name = "agent"
+    needs_observation = True
 
     def act(self, observation: np.ndarray, mask: np.ndarray, view: PlayerView) -> int:
         raise NotImplementedError

@@ -68,3 +68,15 @@ def test_other_rules_are_refused_unless_allowed():
         agent.act(encode(v), legal_mask(v), v)
     agent.allow_other_rules = True
     assert legal_mask(v)[agent.act(encode(v), legal_mask(v), v)] == 1
+
+
+def test_the_shipped_checkpoint_loads_and_plays():
+    """agents/pretrained/ppo.pt must match the current observation/action encoding: this fails
+    (with the checkpoint's clear message) when the encoding changes without retraining."""
+    agent = PPOAgent.pretrained(device="cpu")
+    assert agent.name == "ppo:pretrained"
+    hand = Hand(seed=11)
+    while not hand.over:
+        seat = hand.to_act[0]
+        v = hand.view(seat)
+        hand.step(seat, decode_action(agent.act(encode(v), legal_mask(v), v), v))
