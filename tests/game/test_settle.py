@@ -26,7 +26,7 @@ def test_dealer_tsumo_everyone_pays_p_plus_d() -> None:
     assert settle_tsumo(2, 10, dealer=2, repeat=3) == (-14, -14, 42, -14)
 
 
-@pytest.mark.parametrize("dealer,discarder", itertools.product(range(4), range(4)))
+@pytest.mark.parametrize("dealer,discarder", list(itertools.product(range(4), range(4))))
 def test_ron_formulas_for_every_seat_layout(dealer: int, discarder: int) -> None:
     others = [s for s in range(4) if s != discarder]
     for k in (1, 2, 3):
@@ -45,7 +45,7 @@ def test_ron_formulas_for_every_seat_layout(dealer: int, discarder: int) -> None
                 assert deltas[discarder] == -(sum(gain.values()) - 6 * k * len(bystanders))
 
 
-@pytest.mark.parametrize("dealer,winner", itertools.product(range(4), range(4)))
+@pytest.mark.parametrize("dealer,winner", list(itertools.product(range(4), range(4))))
 def test_tsumo_formulas(dealer: int, winner: int) -> None:
     deltas = settle_tsumo(winner, 7, dealer, 1)
     assert sum(deltas) == 0
