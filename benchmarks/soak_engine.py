@@ -22,32 +22,8 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from mjenv.analysis import shanten_counts  # noqa: E402
-from mjenv.game import Action, Hand, replay  # noqa: E402
-
-
-def choose(hand: Hand, seat: int, rng: random.Random) -> Action:
-    acts = hand.legal_actions(seat)
-    wins = [a for a in acts if a.kind in ("ron", "tsumo")]
-    if wins and rng.random() < 0.8:
-        return wins[0]
-    kans = [a for a in acts if a.kind in ("ankan", "kakan", "minkan")]
-    if kans and rng.random() < 0.5:
-        return rng.choice(kans)
-    discards = [a for a in acts if a.kind == "discard"]
-    if discards and rng.random() < 0.8:
-        counts = [0] * 34
-        for t in hand.concealed(seat):
-            counts[t] += 1
-        n_melds = len(hand.melds(seat))
-        scored = []
-        for a in discards:
-            counts[a.tile] -= 1
-            scored.append((shanten_counts(counts, n_melds), a))
-            counts[a.tile] += 1
-        low = min(s for s, _ in scored)
-        return rng.choice([a for s, a in scored if s == low])
-    return rng.choice(acts)
+from mjenv.game import Hand, replay  # noqa: E402
+from tests.game.test_fuzz import choose  # noqa: E402  (the fuzz test's biased random player)
 
 
 def play(seed: int, check: bool) -> Hand:
