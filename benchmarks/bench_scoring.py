@@ -5,8 +5,9 @@
 A fixed-seed set of distinct random winning hands (``mjenv.scoring.generate``) is scored by
 ``score_hand`` (the public string-level API) twice over:
 
-- cold: every ``functools`` cache in ``mjenv.analysis`` and ``mjenv.scoring`` cleared before
-  each repeat, so table look-ups are rebuilt as the run goes (the first call of a fresh process);
+- cold: every ``functools`` cache and memo in ``mjenv.analysis`` and ``mjenv.scoring`` cleared
+  before each repeat, so memoised results are rebuilt as the run goes (the first call of a
+  fresh process; only the import-time tables, which depend on no hand, stay);
 - warm: the same pass again with the caches as the previous pass left them.
 
 The peer is ``mahjong.hand_calculating.hand.HandCalculator.estimate_hand_value`` on the hands of
@@ -38,8 +39,9 @@ from mjenv.scoring.generate import GeneratedHand, generate_hands  # noqa: E402
 
 
 def clear_mjenv_caches() -> int:
-    """Clear every ``functools`` cache of ``mjenv.analysis`` and ``mjenv.scoring`` modules;
-    returns how many were cleared."""
+    """Clear every ``functools`` cache of ``mjenv.analysis`` and ``mjenv.scoring`` modules,
+    then call both packages' ``clear_caches`` (which also empty their plain-dict memos);
+    returns how many ``functools`` caches were cleared."""
     cleared = 0
     for pkg_name in ("mjenv.analysis", "mjenv.scoring"):
         pkg = importlib.import_module(pkg_name)
@@ -54,6 +56,8 @@ def clear_mjenv_caches() -> int:
                             and getattr(fn, "__module__", "").startswith("mjenv."):
                         fn.cache_clear()
                         cleared += 1
+    for pkg_name in ("mjenv.analysis", "mjenv.scoring"):
+        importlib.import_module(pkg_name).clear_caches()
     return cleared
 
 

@@ -6,11 +6,13 @@ answers are combined. Each suit is keyed by its counts as ``bytes`` — nine cou
 suit, seven for the honors — which is hashable, cheap to slice out of ``bytes(counts34)`` and
 compact in the caches.
 
-The per-suit tables are filled lazily through ``cached`` (an ``lru_cache``; deterministic, since
-every entry is a pure function of its key; nothing is shipped as a binary blob): only keys that
-occur get computed, and 150,000 random hands touch about 12,000 suit keys. The small knitted
-tables (512 rank masks) are built at import. Every cache is bounded (all of them full hold
-about 45 MB), so a process running millions of games stays flat; ``clear_caches`` empties them.
+The readings of every complete suit key (``NUMBER_TABLE``, ``HONOR_TABLE``: at most 14
+tiles, four copies a kind) and the small knitted tables (512 rank masks) are built at import,
+deterministically (nothing is shipped as a binary blob); whether a suit reads, and which ranks
+complete it, are look-ups there. What depends on a hand's keys is filled lazily through
+``cached`` (an ``lru_cache``: every entry a pure function of its key). Every cache is bounded
+(all of them full hold about 45 MB), so a process running millions of games stays flat;
+``clear_caches`` empties them.
 
 Suit indices: 0 m, 1 p, 2 s, 3 honors (``SUIT_SLICES`` gives their ranges in the 34 kinds).
 """
@@ -142,8 +144,8 @@ def _suit_table(n: int, chows: bool) -> dict[bytes, tuple[ReadingT, ...]]:
 
 
 # The readings of every complete suit key, in relative ranks (see ``_suit_table``).
-_NUMBER_TABLE = _suit_table(9, chows=True)
-_HONOR_TABLE = _suit_table(7, chows=False)
+NUMBER_TABLE = _suit_table(9, chows=True)
+HONOR_TABLE = _suit_table(7, chows=False)
 
 
 @cached(_CACHE)
@@ -155,7 +157,7 @@ def suit_readings(suit: int, key: bytes) -> tuple[ReadingT, ...]:
     look-up moved to the suit's tiles; only keys the tables cannot hold (a fifth copy from the
     wait search, more than 14 tiles) are searched.
     """
-    rel = (_NUMBER_TABLE if suit < 3 else _HONOR_TABLE).get(key)
+    rel = (NUMBER_TABLE if suit < 3 else HONOR_TABLE).get(key)
     if rel is None:
         return () if max(key, default=0) <= 4 and sum(key) <= 14 else _search(suit, key)
     base = SUIT_SLICES[suit][0]
@@ -296,24 +298,28 @@ def suit_knit_row(key: bytes) -> int:
 
 @cached(_CACHE)
 def suit_wait_ranks(suit: int, key: bytes) -> tuple[int, ...]:
-    """Absolute tiles of this suit whose addition makes the suit read as melds (+ a pair).
+    """Absolute tiles of this suit whose addition makes the suit read as melds (+ a pair),
+    in tile order.
 
     A fifth copy is allowed: these are structural waits, the four-held rule is applied later.
+    Up to 13 tiles and four copies the answer is a table look-up per rank; beyond, a search.
     """
     base = SUIT_SLICES[suit][0]
+    table = NUMBER_TABLE if suit < 3 else HONOR_TABLE
+    small = sum(key) <= 13 and max(key, default=0) <= 4
     out = []
     buf = bytearray(key)
-    for r in range(len(key)):
-        buf[r] += 1
-        if suit_complete(suit, bytes(buf)):
+    for r, c in enumerate(key):
+        buf[r] = c + 1
+        if (bytes(buf) in table) if small and c < 4 else suit_complete(suit, bytes(buf)):
             out.append(base + r)
-        buf[r] -= 1
+        buf[r] = c
     return tuple(out)
 
 
 def suit_complete(suit: int, key: bytes) -> bool:
     """Whether one suit's tiles read as melds plus at most one pair (``suit_readings`` is
     non-empty), without building the readings."""
-    if key in (_NUMBER_TABLE if suit < 3 else _HONOR_TABLE):
+    if key in (NUMBER_TABLE if suit < 3 else HONOR_TABLE):
         return True
     return not (max(key, default=0) <= 4 and sum(key) <= 14) and bool(_search(suit, key))

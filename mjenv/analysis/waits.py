@@ -15,10 +15,11 @@ from typing import Iterable, Sequence
 
 from mjenv.analysis.decompose import ORPHANS, counts_key
 from mjenv.analysis.tables import (
+    HONOR_TABLE,
     KNIT_VALID,
+    NUMBER_TABLE,
     SUIT_SLICES,
     cached,
-    suit_complete,
     suit_wait_ranks,
 )
 from mjenv.tiles import TILE_NAMES, Meld, counts34, parse_meld, parse_melds, parse_tiles
@@ -94,38 +95,48 @@ def structural_wait_kinds(key: bytes, n_melds: int) -> tuple[int, ...]:
     return _structural_waits(key, n_melds)
 
 
+# Per suit: (suit, first kind, last kind + 1, complete-suit table).
+_SUITS = tuple((suit, lo, hi, HONOR_TABLE if suit == 3 else NUMBER_TABLE)
+               for suit, (lo, hi) in enumerate(SUIT_SLICES))
+
+
 @cached(1 << 14)
 def _structural_waits(key: bytes, n_melds: int) -> tuple[int, ...]:
     """``structural_waits`` on a checked key; cached, the engine asks again for unchanged hands."""
-    waits: set[int] = set()
     # Standard: only the suit that gets the tile changes. At most one suit may be incomplete
     # (then the wait lies there); adding turns a suit's count 1→2 mod 3 (it gains the hand's
     # pair: no other suit may hold one) or 2→0 (it loses its pair: exactly one other suit must
-    # hold one, as in a two-pair shanpon wait); 0→1 never completes.
+    # hold one, as in a two-pair shanpon wait); 0→1 never completes. A suit of this hand
+    # (at most 13 tiles, four a kind) reads exactly when its key is in the import-time table.
     bad = -1
     pair_suits = 0
-    for suit, (lo, hi) in enumerate(SUIT_SLICES):
+    mods = [0, 0, 0, 0]
+    for suit, lo, hi, table in _SUITS:
         sk = key[lo:hi]
         r = sum(sk)
         if not r:
             continue
         r %= 3
+        mods[suit] = r
         if r == 2:
             pair_suits += 1
-        if r == 1 or not suit_complete(suit, sk):
+        if r == 1 or sk not in table:
             if bad != -1:
                 bad = -2
                 break
             bad = suit
+    waits: list[int] = []
     if bad != -2:
         for suit in (bad,) if bad >= 0 else range(4):
-            lo, hi = SUIT_SLICES[suit]
-            r = sum(key[lo:hi]) % 3
+            r = mods[suit]
             if (r == 1 and pair_suits == 0) or (r == 2 and pair_suits == 2):
-                waits.update(suit_wait_ranks(suit, key[lo:hi]))
+                lo, hi = SUIT_SLICES[suit]
+                waits += suit_wait_ranks(suit, key[lo:hi])
     if n_melds == 0 and sum(key) == 13:
-        waits.update(_special_waits(key))
-    return tuple(sorted(waits))
+        special = _special_waits(key)
+        if special:
+            return tuple(sorted(set(waits).union(special)))
+    return tuple(waits)
 
 
 _orphan_counts = operator.itemgetter(*ORPHANS)

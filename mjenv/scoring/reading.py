@@ -13,10 +13,11 @@ predicates stay one-liners.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import compress
 from typing import NamedTuple
 
+from mjenv.analysis.tables import HONOR_TABLE, NUMBER_TABLE, SUIT_SLICES, MeldT, ReadingT
 from mjenv.tiles import Meld, tiles_to_str
 
 STANDARD = "standard"
@@ -61,6 +62,9 @@ class WinContext:
     tianhu: bool = False
     dihu: bool = False
     renhu: bool = False
+    # The nine flags as bits of one int (tsumo 1, lingshang 2, … renhu 256), derived: a cheap
+    # key for the scorer's memo of the SITUATION yaku, which read the flags but not the winds.
+    flags: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name in ("seat_wind", "round_wind"):
@@ -70,6 +74,11 @@ class WinContext:
         if (self.lingshang or self.haidi or self.hedi or self.qianggang or self.tianhu
                 or self.dihu or self.renhu):
             self._check_flags()
+        object.__setattr__(self, "flags", (
+            (1 if self.tsumo else 0) | (2 if self.lingshang else 0) | (4 if self.haidi else 0)
+            | (8 if self.hedi else 0) | (16 if self.qianggang else 0)
+            | (32 if self.juezhang else 0) | (64 if self.tianhu else 0)
+            | (128 if self.dihu else 0) | (256 if self.renhu else 0)))
 
     def _check_flags(self) -> None:
         """Issue 2's list of contradictions among the flags alone."""
@@ -143,7 +152,9 @@ class Reading(NamedTuple):
     the standard shape); ``pair``; ``placement`` and ``win_group`` (index into ``groups``, or
     ``None`` when the winning tile completes the pair or the shape is not standard);
     ``chows``/``pungs``/``kongs`` (sorted first tiles; ``pungs`` includes kongs);
-    ``concealed_pungs`` (暗刻 count, kongs included).
+    ``concealed_pungs`` (暗刻 count, kongs included); ``chow_bits``/``pung_bits`` (bit t set
+    when a chow starts on / a pung or kong is of kind t: the same facts as integers, so that
+    yaku about ranks across suits or runs of melds are a few bit tests).
 
     Per hand: ``win_tile``; ``single_wait`` (the 13-tile hand had exactly one wait, every
     shape counted, RULES.md §7: what 独听 and 假独 ask); ``counts``
@@ -173,7 +184,13 @@ class Reading(NamedTuple):
     melds: tuple[Meld, ...]
     open_melds: int
     ctx: WinContext
+    chow_bits: int = 0
+    pung_bits: int = 0
 
+
+# A Reading from one tuple of all its fields, in order (what the NamedTuple's own ``__new__``
+# does after binding 21 arguments one by one).
+_new_tuple = tuple.__new__
 
 # Translation tables over the 34 counts: is the kind present / held four times?
 _PRESENT = bytes([0] + [1] * 255)
@@ -194,8 +211,9 @@ _SUIT_KINDS = tuple(_presence_table(base, 9) for base in (0, 9, 18))
 _HONOR_KINDS = _presence_table(27, 7)
 _RANKS_OF = {pattern: sum(1 << (k + 1) for k in kinds)
              for pattern, kinds in _SUIT_KINDS[0].items()}
-_WIND_PATTERN = int.from_bytes(bytes([1, 1, 1, 1, 0, 0, 0]), "little")
-_DRAGON_PATTERN = int.from_bytes(bytes([0, 0, 0, 0, 1, 1, 1]), "little")
+_HONOR_SUITS = {pattern: (WIND if any(k < 31 for k in kinds) else 0)
+                | (DRAGON if any(k >= 31 for k in kinds) else 0)
+                for pattern, kinds in _HONOR_KINDS.items()}
 
 
 def tile_facts(counts: bytes) -> tuple[tuple[int, ...], int, int, tuple[int, ...]]:
@@ -207,62 +225,129 @@ def tile_facts(counts: bytes) -> tuple[tuple[int, ...], int, int, tuple[int, ...
     p = int.from_bytes(present[9:18], "little")
     s = int.from_bytes(present[18:27], "little")
     z = int.from_bytes(present[27:34], "little")
-    suits = ((m and SUIT_M) | (p and SUIT_P) | (s and SUIT_S)
-             | (WIND if z & _WIND_PATTERN else 0) | (DRAGON if z & _DRAGON_PATTERN else 0))
-    fours = counts.translate(_FOUR)
     return (_SUIT_KINDS[0][m] + _SUIT_KINDS[1][p] + _SUIT_KINDS[2][s] + _HONOR_KINDS[z],
-            suits, _RANKS_OF[m | p | s],
-            tuple(compress(_KINDS, fours)) if 1 in fours else ())
-
-
-class Placed(NamedTuple):
-    """One placement of the winning tile in a decomposition (RULES.md §7), with what a win on
-    a discard changes there: the group it completes is no longer concealed."""
-
-    placement: str
-    index: int | None               # the completed hand meld; None: the pair
-    ron_groups: tuple[Group, ...]   # the hand groups after a ron on this placement
-    ron_pung: bool                  # a ron here completes a pung: one 暗刻 fewer
+            (m and SUIT_M) | (p and SUIT_P) | (s and SUIT_S) | _HONOR_SUITS[z],
+            _RANKS_OF[m | p | s],
+            tuple(compress(_KINDS, counts.translate(_FOUR))) if 4 in counts else ())
 
 
 class Decomposition(NamedTuple):
-    """One standard reading of the concealed tiles plus the winning tile, with the parts of
-    every ``Reading`` built on it that do not depend on the declared melds or the flags."""
+    """One standard reading of the concealed tiles plus the winning tile: the pair, the hand
+    groups (all concealed: what a tsumo, or a win on the pair, leaves them) in (first tile,
+    kind) order, their chows and pungs (first tiles, sorted), and every placement of the
+    winning tile (RULES.md §7) as ``(placement, index into groups or None for the pair)``;
+    ``chow_bits``/``pung_bits`` as in ``Reading``."""
 
     pair: int
-    melds: tuple[tuple[str, int], ...]
-    groups: tuple[Group, ...]       # the hand groups, all concealed (a tsumo, or a pair wait)
-    chows: tuple[int, ...]          # first tiles, sorted
-    pungs: tuple[int, ...]          # sorted
-    placements: tuple[Placed, ...]
-
-    @classmethod
-    def build(cls, pair: int, melds: tuple[tuple[str, int], ...], win: int) -> "Decomposition":
-        groups = tuple([_HAND_GROUPS[m] for m in melds])
-        placed = []
-        for placement, index in placements(pair, melds, win):
-            if index is None:
-                placed.append(Placed(placement, None, groups, False))
-            else:
-                ron = list(groups)
-                ron[index] = _RON_GROUPS[melds[index]]
-                placed.append(Placed(placement, index, tuple(ron), melds[index][0] != CHOW))
-        return cls(pair, melds, groups, tuple([f for k, f in melds if k == CHOW]),
-                   tuple([f for k, f in melds if k != CHOW]), tuple(placed))
+    groups: tuple[Group, ...]
+    chows: tuple[int, ...]
+    pungs: tuple[int, ...]
+    chow_bits: int
+    pung_bits: int
+    placements: tuple[tuple[str, int | None], ...]
 
 
 # The group of every meld a concealed decomposition can hold, concealed or completed by a ron
 # (Groups are immutable: built once and shared).
 _HAND_GROUPS = {(kind, t): Group(kind, t, "hand", True)
                 for kind in (CHOW, PUNG) for t in range(34)}
-_RON_GROUPS = {(kind, t): Group(kind, t, "hand", False)
-               for kind in (CHOW, PUNG) for t in range(34)}
+_RON_GROUPS = {g: Group(g.kind, g.first, "hand", False) for g in _HAND_GROUPS.values()}
+
+
+PartT = tuple[tuple[Group, ...], tuple[int, ...], tuple[int, ...], int, int]
+
+
+def _suit_parts(base: int, all_melds: set[tuple[MeldT, ...]]) -> dict[tuple[MeldT, ...], PartT]:
+    """For every melds tuple of the per-suit reading tables (relative ranks): its hand groups,
+    chow and pung first tiles, chow and pung bits, moved to the suit at ``base``. About 3,000
+    distinct tuples per number suit, so a hand's decomposition is one look-up per suit instead
+    of a rebuild."""
+    out = {}
+    for melds in all_melds:
+        groups, chows, pungs = [], [], []
+        chow_bits = pung_bits = 0
+        for kind, first in melds:
+            t = first + base
+            groups.append(_HAND_GROUPS[kind, t])
+            if kind == CHOW:
+                chows.append(t)
+                chow_bits |= 1 << t
+            else:
+                pungs.append(t)
+                pung_bits |= 1 << t
+        out[melds] = (tuple(groups), tuple(chows), tuple(pungs), chow_bits, pung_bits)
+    return out
+
+
+def _melds_of(table: dict[bytes, tuple[ReadingT, ...]]) -> set[tuple[MeldT, ...]]:
+    """The distinct melds tuples of a per-suit reading table."""
+    return {melds for readings in table.values() for _, melds in readings}
+
+
+_NUMBER_MELDS = _melds_of(NUMBER_TABLE)
+# Per suit (m, p, s, honors): (first kind, last kind + 1, reading table, parts).
+_SUITS = tuple((lo, hi, NUMBER_TABLE, _suit_parts(lo, _NUMBER_MELDS))
+               for lo, hi in SUIT_SLICES[:3]) + \
+    ((27, 34, HONOR_TABLE, _suit_parts(27, _melds_of(HONOR_TABLE))),)
+del _NUMBER_MELDS
+
+
+def decompositions(key14: bytes, win: int) -> tuple[Decomposition, ...]:
+    """Every standard decomposition of the concealed tiles plus the winning tile (``key14``:
+    checked counts, at most four a kind), in ``decompose_standard``'s order, each with its
+    placements; ``()`` when there is none.
+
+    Every suit key of a hand this size is in the import-time tables when it reads at all, so
+    this is a look-up per suit; the rare suit with several readings multiplies out.
+    """
+    combos: list[tuple[int, tuple[Group, ...], tuple[int, ...], tuple[int, ...], int, int]] \
+        | None = None
+    pair = -1
+    groups: tuple[Group, ...] = ()
+    chows: tuple[int, ...] = ()
+    pungs: tuple[int, ...] = ()
+    chow_bits = pung_bits = 0
+    pair_suits = 0
+    for lo, hi, table, parts in _SUITS:
+        sk = key14[lo:hi]
+        if not any(sk):
+            continue
+        rel = table.get(sk)
+        if rel is None:
+            return ()
+        if rel[0][0] >= 0:
+            pair_suits += 1
+        if len(rel) == 1 and combos is None:
+            p, melds = rel[0]
+            g, c, pu, cb, pb = parts[melds]
+            if p >= 0:
+                pair = p + lo
+            groups += g
+            chows += c
+            pungs += pu
+            chow_bits |= cb
+            pung_bits |= pb
+            continue
+        if combos is None:
+            combos = [(pair, groups, chows, pungs, chow_bits, pung_bits)]
+        options = [(p + lo if p >= 0 else -1, *parts[melds]) for p, melds in rel]
+        combos = [(p if p >= 0 else q, g + g2, c + c2, pu + pu2, cb | cb2, pb | pb2)
+                  for p, g, c, pu, cb, pb in combos for q, g2, c2, pu2, cb2, pb2 in options]
+    if pair_suits != 1:
+        return ()
+    if combos is None:
+        return (Decomposition(pair, groups, chows, pungs, chow_bits, pung_bits,
+                              placements(pair, groups, win, chow_bits, pung_bits)),)
+    return tuple([Decomposition(p, g, c, pu, cb, pb, placements(p, g, win, cb, pb))
+                  for p, g, c, pu, cb, pb in combos])
 
 
 class HandFacts(NamedTuple):
     """What every reading of one hand shares (built once per scored hand), plus the declared
     melds' share of the groups so that each standard reading only adds its hand melds.
-    (A NamedTuple: immutable like the Reading, and cheap to build on the hot path.)"""
+    (A NamedTuple: immutable like the Reading, and cheap to build on the hot path.)
+    ``shared`` is the run of ``Reading`` fields from ``win_tile`` to ``ctx``, so that a
+    reading is one tuple concatenation."""
 
     win_tile: int
     single_wait: bool
@@ -279,44 +364,69 @@ class HandFacts(NamedTuple):
     meld_pungs: tuple[int, ...]
     kongs: tuple[int, ...]
     meld_concealed: int
+    meld_chow_bits: int
+    meld_pung_bits: int
+    shared: tuple
 
     @classmethod
     def build(cls, all_counts: bytearray, win_tile: int, single_wait: bool,
               melds: tuple[Meld, ...], ctx: WinContext) -> "HandFacts":
         kinds, suits, ranks, fours = tile_facts(all_counts)
         if not melds:
-            return cls(win_tile, single_wait, tuple(all_counts), kinds, suits, ranks, fours,
-                       melds, 0, ctx, (), (), (), (), 0)
-        groups = tuple([meld_group(m) for m in melds])
-        kongs = tuple(sorted([g.first for g in groups if g.kind == KONG]))
-        quads = tuple([k for k in fours if k not in kongs]) if kongs else fours
-        return cls(win_tile, single_wait, tuple(all_counts), kinds, suits, ranks, quads, melds,
-                   sum(1 for m in melds if m.is_open), ctx, groups,
-                   tuple([g.first for g in groups if g.kind == CHOW]),
-                   tuple([g.first for g in groups if g.kind != CHOW]), kongs,
-                   sum(1 for g in groups if g.concealed))
+            shared = (win_tile, single_wait, tuple(all_counts), kinds, suits, ranks, fours,
+                      melds, 0, ctx)
+            return cls(*shared, (), (), (), (), 0, 0, 0, shared)
+        groups = []
+        chows = []
+        pungs = []
+        kongs = []
+        chow_bits = pung_bits = ankans = 0
+        for m in melds:
+            g = _MELD_GROUPS[m.kind, m.tiles[0]]
+            groups.append(g)
+            if g.kind == CHOW:
+                chows.append(g.first)
+                chow_bits |= 1 << g.first
+            else:
+                pungs.append(g.first)
+                pung_bits |= 1 << g.first
+                if g.kind == KONG:
+                    kongs.append(g.first)
+                    ankans += g.concealed
+        if kongs:
+            kongs.sort()
+            fours = tuple([k for k in fours if k not in kongs])
+        shared = (win_tile, single_wait, tuple(all_counts), kinds, suits, ranks, fours, melds,
+                  len(melds) - ankans, ctx)
+        return cls(*shared, tuple(groups), tuple(chows), tuple(pungs), tuple(kongs), ankans,
+                   chow_bits, pung_bits, shared)
 
     def special(self, shape: str) -> Reading:
         """The one reading of a seven-pairs, knitted or thirteen-orphans hand."""
-        return Reading(shape, (), None, None, None, (), (), (), 0, self.win_tile,
-                       self.single_wait, self.counts, self.kinds, self.suits, self.ranks,
-                       self.quads, self.melds, self.open_melds, self.ctx)
+        return _new_tuple(Reading, (shape, (), None, None, None, (), (), (), 0) + self.shared
+                          + (0, 0))
 
-    def standard(self, d: Decomposition, p: Placed) -> Reading:
-        """The standard reading of decomposition ``d`` with the winning tile placed as ``p``."""
-        ron = p.index is not None and not self.ctx.tsumo
-        groups = p.ron_groups if ron else d.groups
-        concealed = len(d.pungs) - (ron and p.ron_pung) + self.meld_concealed
+    def standard(self, d: Decomposition, placement: str, index: int | None) -> Reading:
+        """The standard reading of decomposition ``d`` with the winning tile placed as
+        ``placement`` in group ``index`` (``None``: the pair). A win on a discard leaves the
+        group it completes unconcealed (RULES.md §7), one 暗刻 fewer if it is a pung."""
+        groups = d.groups
+        concealed = len(d.pungs) + self.meld_concealed
+        if index is not None and not self.ctx.tsumo:
+            g = groups[index]
+            groups = groups[:index] + (_RON_GROUPS[g],) + groups[index + 1:]
+            concealed -= g.kind == PUNG
         if self.melds:
             groups += self.meld_groups
             chows = tuple(sorted(d.chows + self.meld_chows)) if self.meld_chows else d.chows
             pungs = tuple(sorted(d.pungs + self.meld_pungs)) if self.meld_pungs else d.pungs
-        else:
-            chows, pungs = d.chows, d.pungs
-        return Reading(STANDARD, groups, d.pair, p.placement, p.index, chows, pungs,
-                       self.kongs, concealed, self.win_tile, self.single_wait, self.counts,
-                       self.kinds, self.suits, self.ranks, self.quads, self.melds,
-                       self.open_melds, self.ctx)
+            return _new_tuple(Reading, (STANDARD, groups, d.pair, placement, index, chows, pungs,
+                                        self.kongs, concealed) + self.shared
+                              + (d.chow_bits | self.meld_chow_bits,
+                                 d.pung_bits | self.meld_pung_bits))
+        return _new_tuple(Reading, (STANDARD, groups, d.pair, placement, index, d.chows, d.pungs,
+                                    self.kongs, concealed) + self.shared
+                          + (d.chow_bits, d.pung_bits))
 
 
 def meld_group(m: Meld) -> Group:
@@ -325,32 +435,33 @@ def meld_group(m: Meld) -> Group:
     return Group(kind, m.tiles[0], m.kind, m.kind == "ankan")
 
 
-def placements(pair: int, hand_melds: tuple[tuple[str, int], ...],
-               win: int) -> list[tuple[str, int | None]]:
+# The group of every possible declared meld, by (meld kind, first tile): built once, shared.
+_MELD_GROUPS = {(kind, t): meld_group(Meld(kind, (t,) * (3 if kind == "pon" else 4)
+                                           if kind != "chi" else (t, t + 1, t + 2)))
+                for kind in ("chi", "pon", "minkan", "kakan", "ankan") for t in range(34)
+                if kind != "chi" or (t < 27 and t % 9 <= 6)}
+
+
+def placements(pair: int, groups: tuple[Group, ...], win: int, chow_bits: int,
+               pung_bits: int) -> tuple[tuple[str, int | None], ...]:
     """Every distinct way the winning tile completes a group of one decomposition
-    (RULES.md §7): ``(placement, index into hand_melds or None for the pair)``."""
+    (RULES.md §7): ``(placement, index into groups or None for the pair)``, in group order
+    (equal groups give one placement: the first). Only the chows starting on ``win`` − 2,
+    ``win`` − 1 or ``win`` and a pung of ``win`` can hold it (``chow_bits``, ``pung_bits``)."""
     out: list[tuple[str, int | None]] = []
-    seen: set[tuple[str, int]] = set()
     if pair == win:
         out.append((DANDIAO, None))
-    for i, (kind, first) in enumerate(hand_melds):
-        if kind == PUNG:
-            if first != win:
-                continue
-            p = SHUANGPENG
-        else:
-            pos = win - first
-            if not 0 <= pos <= 2:
-                continue
-            rank = first % 9 + 1
-            if pos == 1:
-                p = KANZHANG
-            elif pos == 0:
-                p = LIANGMIAN if rank <= 6 else BIANZHANG
-            else:
-                p = LIANGMIAN if rank >= 2 else BIANZHANG
-        key = (p, first)
-        if key not in seen:
-            seen.add(key)
-            out.append((p, i))
-    return out
+    near = chow_bits >> win - 2 if win >= 2 else chow_bits << 2 - win
+    if near & 7:
+        rank = win % 9                  # of the winning tile, 0-based
+        if near & 1:                    # the chow below: 12 -> 3 edge, else two-sided
+            out.append((BIANZHANG if rank == 2 else LIANGMIAN,
+                        groups.index(_HAND_GROUPS[CHOW, win - 2])))
+        if near & 2:
+            out.append((KANZHANG, groups.index(_HAND_GROUPS[CHOW, win - 1])))
+        if near & 4:                    # the chow above: 89 -> 7 edge, else two-sided
+            out.append((BIANZHANG if rank == 6 else LIANGMIAN,
+                        groups.index(_HAND_GROUPS[CHOW, win])))
+    if pung_bits >> win & 1:
+        out.append((SHUANGPENG, groups.index(_HAND_GROUPS[PUNG, win])))
+    return tuple(out)

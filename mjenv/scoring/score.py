@@ -4,37 +4,38 @@ RULES.md §6: when the tiles can be read several ways (shapes, decompositions, w
 winning tile completes), the reading with the highest P counts. §9: for one reading, collect
 every yaku that holds, then drop each yaku that another holding yaku excludes.
 
-Speed (the engine scores on every ron check): each predicate runs at its declared scope
-(``Yaku.scope``) — tile-content yaku once per (shape, suits, ranks), memoised; other hand-wide
-yaku once per shape; decomposition yaku once per decomposition; placement yaku once per
-reading — and is skipped when the reading misses a minimum it declares (chows, pungs, honor
-pungs, kongs, quads, number suits, ranks, pair kinds): one AND of per-minimum bit masks gives
-the candidates. Memos are kept only where keys recur across different hands (per-suit tables,
-tile-content and situation yaku, candidate lists) plus the decompositions of a concealed hand
-and its winning tile (the engine re-scores a ready hand on every discard that completes it);
-the per-suit tables behind them are built at import, ``mjenv.analysis.tables``. Exclusions and
-rulebook order are worked out for the chosen reading only, totals compared only when a hand
-has several readings. ``tests/scoring/test_properties.py`` checks all of this against the
-plain definition. The wait search (for 独听/假独) is skipped when a placement already proves a
-second wait.
+Speed (the engine scores on every ron check; the benchmark scores every hand cold): the
+decompositions come from the import-time per-suit tables (``mjenv.analysis.tables``, and the
+per-suit groups and chow/pung bits of ``mjenv.scoring.reading``), one look-up per suit. Each
+predicate runs at its declared scope (``Yaku.scope``) — tile-content yaku once per (shape,
+suits, ranks) and situation yaku once per (shape, flags, single wait, open melds), both
+memoised since those keys recur across hands; other hand-wide yaku once per shape;
+decomposition yaku once per decomposition; placement yaku once per reading — and is skipped
+when the reading misses a minimum it declares (chows, pungs, honor pungs, kongs, quads,
+number suits, ranks, pair kinds, twin chows, adjacent pungs) or exceeds a maximum (ranks,
+suits): one AND of per-value bit masks gives the candidates. A
+reading's holding yaku are one int (bit i: the i-th yaku in rulebook order), so exclusions
+are ORs of masks and the counted yaku come out in order. Nothing else is memoised: per-hand
+memos cost more to keep than they save on distinct hands. ``tests/scoring/test_properties.py``
+checks all of this against the plain definition. The wait search (for 独听/假独) is skipped
+when a placement already proves a second wait.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
 from mjenv.analysis import is_knitted, is_seven_pairs, is_thirteen_orphans
-from mjenv.analysis.decompose import decompose_key
 from mjenv.analysis.waits import structural_wait_kinds
 from mjenv.scoring.reading import (KNITTED, LIANGMIAN, NUMBER_SUITS, SEVEN_PAIRS, SHAPES,
                                    SHUANGPENG, STANDARD, THIRTEEN_ORPHANS, Decomposition, Group,
-                                   HandFacts, Reading, WinContext)
+                                   HandFacts, Reading, WinContext, decompositions)
 from mjenv.scoring.yaku import GROUPS, HAND, PLACEMENT, SITUATION, TILES, YAKU, Yaku
-from mjenv.tiles import (Meld, parse_meld, parse_tile, parse_tiles, parse_wind, tile_name,
-                         tiles_to_str)
+from mjenv.tiles import (TILE_NAMES, Meld, parse_meld, parse_tile, parse_tiles, parse_wind,
+                         tile_name, tiles_to_str)
 
 
 class NotWinningHand(ValueError):
@@ -79,14 +80,22 @@ class ScoreResult:
 
 # --- the yaku table, split by scope (built once) ------------------------------------------
 
-_ORDER = {y: i for i, y in enumerate(YAKU)}
+# A set of holding yaku is an int: bit i is the i-th yaku in rulebook order (``YAKU``), so
+# exclusions are ORs of masks and the counted yaku come out in order. Multiplicities above 1
+# (三元牌, once per dragon pung) ride alongside as ``(bit, n)`` pairs, usually none.
+_IDS = tuple(YAKU)
+_BIT = {y: i for i, y in enumerate(_IDS)}
+_POINTS_AT = tuple(y.points for y in YAKU.values())
+_EXCLUDED_BY = tuple(sum(1 << _BIT[e] for e in y.excludes) for y in YAKU.values())
+_ORDER = _BIT
 _POINTS = {y.id: y.points for y in YAKU.values()}
 _EXCLUDES = {y.id: y.excludes for y in YAKU.values() if y.excludes}
-Predicates = tuple[tuple[str, Callable[[Reading], int]], ...]
+Multi = tuple[tuple[int, int], ...]
+Predicates = tuple[tuple[int, int, Callable[[Reading], int]], ...]   # (bit, 1 << bit, pred)
 
 
 def _predicates(yakus: Iterable[Yaku]) -> Predicates:
-    return tuple((y.id, y.predicate) for y in yakus)
+    return tuple((_BIT[y.id], 1 << _BIT[y.id], y.predicate) for y in yakus)
 
 
 def _per_shape(scope: str) -> dict[str, Predicates]:
@@ -94,16 +103,57 @@ def _per_shape(scope: str) -> dict[str, Predicates]:
             for shape in SHAPES}
 
 
-_TILES_YAKU = _per_shape(TILES)
 _SITUATION_YAKU = _per_shape(SITUATION)
-_HAND_YAKU = _per_shape(HAND)
+
+
+def _mask_per_shape(scope: str) -> dict[str, int]:
+    return {shape: sum(1 << _BIT[y.id] for y in YAKU.values()
+                       if y.scope == scope and shape in y.shapes) for shape in SHAPES}
+
+
+# TILES and HAND yaku per shape as masks over the YAKU bits, filtered by the declared maxima:
+# ``_WITHIN_RANKS[ranks]``/``_WITHIN_SUITS[suits]`` have the bits of the yaku whose
+# ``within_ranks``/``within_suits`` allow them.
+_TILES_MASK = _mask_per_shape(TILES)
+_HAND_MASK = _mask_per_shape(HAND)
+
+
+def _within(yakus: Sequence[Yaku], attr: str, size: int) -> tuple[int, ...]:
+    """Entry v: the bits (indices into ``yakus``) of the yaku whose maximum ``attr`` allows
+    the value v (``v & ~maximum == 0``); the few distinct maxima are grouped first."""
+    groups: dict[int, int] = {}
+    for i, y in enumerate(yakus):
+        groups[getattr(y, attr)] = groups.get(getattr(y, attr), 0) | 1 << i
+    return tuple(sum(bits for most, bits in groups.items() if v & ~most == 0)
+                 for v in range(size))
+
+
+_WITHIN_RANKS = _within(tuple(YAKU.values()), "within_ranks", 1 << 10)
+_WITHIN_SUITS = _within(tuple(YAKU.values()), "within_suits", 32)
+_ENTRY = {1 << i: (i, y.predicate) for i, y in enumerate(YAKU.values())}
+
+
+def _hold_mask(bits: int, r: Reading) -> tuple[int, Multi]:
+    """``_hold`` over the yaku of ``bits`` (YAKU bits), in rulebook order."""
+    mask = 0
+    multi: Multi = ()
+    while bits:
+        low = bits & -bits
+        bit, pred = _ENTRY[low]
+        v = pred(r)
+        if v:
+            mask |= low
+            if v > 1:
+                multi += ((bit, int(v)),)
+        bits ^= low
+    return mask, multi
 if any(y.shapes != {STANDARD} for y in YAKU.values() if y.scope in (GROUPS, PLACEMENT)):
     raise RuntimeError("decomposition and placement yaku must be standard-shape only")
 
 
 # Standard-shape GROUPS and PLACEMENT yaku, each one bit of a candidate mask. For each
 # minimum a yaku may declare, ``_MEETS_*[value]`` has the bits of the yaku whose minimum that
-# value meets; the AND of a reading's seven look-ups is its candidate mask (RULES.md order
+# value meets; the AND of a reading's nine look-ups is its candidate mask (RULES.md order
 # kept).
 _STANDARD_ONLY = tuple(y for y in YAKU.values() if y.scope in (GROUPS, PLACEMENT))
 
@@ -118,127 +168,131 @@ _MEETS_QUADS = tuple(_meeting(lambda y: y.quads <= q) for q in range(4))      # 
 _MEETS_SUITS = tuple(_meeting(lambda y: y.suits <= n) for n in range(4))
 _MEETS_KONGS = tuple(_meeting(lambda y: y.kongs <= k) for k in range(5))
 _MEETS_PAIR = tuple(_meeting(lambda y: y.pairs >> t & 1 == 1) for t in range(34))
+_MEETS_TWIN_CHOWS = tuple(_meeting(lambda y: y.twin_chows <= n) for n in range(4))
+_MEETS_ADJACENT_PUNGS = tuple(_meeting(lambda y: y.adjacent_pungs <= n) for n in range(4))
+# Number pungs t whose t+1 may be a pung of the same suit.
+_ADJACENT_START = sum(1 << t for t in range(27) if t % 9 < 8)
+_MEETS_WITHIN_RANKS = _within(_STANDARD_ONLY, "within_ranks", 1 << 10)
+_MEETS_WITHIN_SUITS = _within(_STANDARD_ONLY, "within_suits", 32)
 _RANK_MINIMUM_BITS = {m: _meeting(lambda y: y.ranks == m)
                       for m in {y.ranks for y in _STANDARD_ONLY}}
 _MEETS_RANKS = tuple(sum(bits for m, bits in _RANK_MINIMUM_BITS.items() if ranks & m == m)
-                     for ranks in range(1 << 10))
+                     & _MEETS_WITHIN_RANKS[ranks] for ranks in range(1 << 10))
 
 # Number suits present, per Reading.suits & NUMBER_SUITS.
 _SUIT_COUNT = tuple(bin(m).count("1") for m in range(8))
 
-_CANDIDATES: dict[int, tuple[Predicates, Predicates]] = {}
+
+# The GROUPS and the PLACEMENT bits among the candidate bits.
+_GROUP_BITS = _meeting(lambda y: y.scope == GROUPS)
+_PLACEMENT_BITS = _meeting(lambda y: y.scope == PLACEMENT)
+# Per candidate flag (one set bit): the yaku's (bit in YAKU order, predicate).
+_CANDIDATE = {1 << i: (_BIT[y.id], y.predicate) for i, y in enumerate(_STANDARD_ONLY)}
 
 
-def _candidates(mask: int) -> tuple[Predicates, Predicates]:
-    """The GROUPS and PLACEMENT predicates of a candidate mask (few distinct masks occur:
-    memoised)."""
-    found = _CANDIDATES.get(mask)
-    if found is None:
-        chosen: list[Yaku] = []
-        bits = mask
-        while bits:                                 # the set bits, lowest first
-            low = bits & -bits
-            chosen.append(_STANDARD_ONLY[low.bit_length() - 1])
-            bits ^= low
-        found = _CANDIDATES[mask] = (_predicates(y for y in chosen if y.scope == GROUPS),
-                                     _predicates(y for y in chosen if y.scope == PLACEMENT))
-    return found
+def _hold_candidates(bits: int, r: Reading) -> tuple[int, Multi]:
+    """``_hold`` over the standard-only yaku of candidate ``bits``, lowest bit first."""
+    mask = 0
+    multi: Multi = ()
+    while bits:
+        low = bits & -bits
+        bit, pred = _CANDIDATE[low]
+        v = pred(r)
+        if v:
+            mask |= 1 << bit
+            if v > 1:
+                multi += ((bit, int(v)),)
+        bits ^= low
+    return mask, multi
 
 
-# The GROUPS yaku (and PLACEMENT candidates) of a decomposition, for a hand scored again (the
-# engine re-scores a ready hand on every discard that completes it): a function of the
-# decomposition, the declared melds' groups and the winds. The entry holds the decomposition
-# itself, so its id stays its identity (a cheap key; ``_shapes`` hands back the same object for
-# the same hand). Emptied when full: memory stays bounded.
-_GROUP_MEMO: dict[tuple, tuple[Decomposition, dict[str, int], Predicates]] = {}
-_GROUP_MEMO_SIZE = 1 << 14
+# Memos of the TILES and SITUATION yaku per (shape, everything they may read: suits and ranks;
+# the flags, single wait and open melds), few distinct keys recur across hands. Each is emptied
+# when full (memory stays bounded) and by ``clear_caches``.
+_TILES_MEMO: dict[tuple[str, int, int], tuple[int, Multi]] = {}
+_SITUATION_MEMO: dict[tuple[str, int, bool, int], tuple[int, Multi]] = {}
+_MEMO_SIZE = 1 << 14
 
 
 def clear_caches() -> None:
     """Forget memoised results (for cold-start benchmarks; results never depend on them)."""
-    _tiles_yaku.cache_clear()
-    _situation_yaku.cache_clear()
-    _CANDIDATES.clear()
-    _GROUP_MEMO.clear()
-    _shapes.cache_clear()
+    _TILES_MEMO.clear()
+    _SITUATION_MEMO.clear()
     _context.cache_clear()
-    _meld.cache_clear()
-    _tile.cache_clear()
-    _tiles.cache_clear()
 
 
-def _holding(predicates: Predicates, r: Reading, base: dict[str, int] | None = None
-             ) -> dict[str, int]:
-    """``base`` plus the yaku among ``predicates`` that hold for ``r``, with their
-    multiplicity (``base`` itself, not a copy, when none holds: it is never modified)."""
-    out = None
-    for yid, pred in predicates:
+def _hold(predicates: Predicates, r: Reading) -> tuple[int, Multi]:
+    """The yaku among ``predicates`` that hold for ``r``: their mask, and the multiplicities
+    above 1."""
+    mask = 0
+    multi: Multi = ()
+    for bit, flag, pred in predicates:
         v = pred(r)
         if v:
-            if out is None:
-                out = dict(base) if base else {}
-            out[yid] = int(v)
-    if out is None:
-        return base if base is not None else {}
-    return out
+            mask |= flag
+            if v > 1:
+                multi += ((bit, int(v)),)
+    return mask, multi
 
 
-# TILES and SITUATION yaku are memoised on all they may read, evaluated on a probe reading
-# that carries nothing else (so a predicate reading more would see blanks, and tests fail).
-
-_NO_CONTEXT = WinContext()
-
-
-@lru_cache(maxsize=None)
-def _tiles_yaku(shape: str, suits: int, ranks: int) -> dict[str, int]:
-    """At most 4 × 32 × 1024 keys."""
-    probe = Reading(shape, (), None, None, None, (), (), (), 0, -1, False, (0,) * 34, (),
-                    suits, ranks, (), (), 0, _NO_CONTEXT)
-    return _holding(_TILES_YAKU[shape], probe)
-
-
-@lru_cache(maxsize=4096)
-def _situation_yaku(shape: str, ctx: WinContext, single_wait: bool, open_melds: int
-                    ) -> dict[str, int]:
-    probe = Reading(shape, (), None, None, None, (), (), (), 0, -1, single_wait, (0,) * 34,
-                    (), 0, 0, (), (), open_melds, ctx)
-    return _holding(_SITUATION_YAKU[shape], probe)
-
-
-def _shape_yaku(r: Reading) -> dict[str, int]:
+def _shape_yaku(r: Reading) -> tuple[int, Multi]:
     """TILES-, SITUATION- and HAND-scope yaku of ``r``'s shape: the same for every reading
-    of that shape."""
-    return {**_tiles_yaku(r.shape, r.suits, r.ranks),
-            **_situation_yaku(r.shape, r.ctx, r.single_wait, r.open_melds),
-            **_holding(_HAND_YAKU[r.shape], r)}
+    of that shape. TILES and SITUATION yaku are memoised on all they may read (the scopes are
+    checked by ``tests/scoring/test_properties.py``)."""
+    shape = r.shape
+    within = _WITHIN_RANKS[r.ranks] & _WITHIN_SUITS[r.suits]
+    key = (shape, r.suits, r.ranks)
+    tiles = _TILES_MEMO.get(key)
+    if tiles is None:
+        if len(_TILES_MEMO) >= _MEMO_SIZE:
+            _TILES_MEMO.clear()
+        tiles = _TILES_MEMO[key] = _hold_mask(_TILES_MASK[shape] & within, r)
+    key2 = (shape, r.ctx.flags, r.single_wait, r.open_melds)
+    situation = _SITUATION_MEMO.get(key2)
+    if situation is None:
+        if len(_SITUATION_MEMO) >= _MEMO_SIZE:
+            _SITUATION_MEMO.clear()
+        situation = _SITUATION_MEMO[key2] = _hold(_SITUATION_YAKU[shape], r)
+    mask, multi = _hold_mask(_HAND_MASK[shape] & within, r)
+    return mask | tiles[0] | situation[0], multi + tiles[1] + situation[1]
 
 
-def _dropped(holding: dict[str, int]) -> set[str]:
-    """RULES.md §9: every yaku that a holding yaku excludes (one pass: an excluded yaku
-    still excludes)."""
-    dropped: set[str] = set()
-    for i in holding:
-        ex = _EXCLUDES.get(i)
-        if ex:
-            dropped |= ex
-    return dropped
+# Per yaku flag (one set bit): the flags it excludes, its id and points; and the flags of the
+# yaku that exclude anything.
+_EXCLUDED_BY_FLAG = {1 << i: ex for i, ex in enumerate(_EXCLUDED_BY)}
+_ID_POINTS = {1 << i: (y, _POINTS_AT[i]) for i, y in enumerate(_IDS)}
+_EXCLUDERS = sum(1 << i for i, ex in enumerate(_EXCLUDED_BY) if ex)
+
+
+def _counted(mask: int, multi: Multi) -> dict[str, int]:
+    """The counted yaku of a holding mask (plus multiplicities): ids -> points, in rulebook
+    order (RULES.md §9: drop every yaku a holding yaku excludes; an excluded one still
+    excludes)."""
+    bits = mask & _EXCLUDERS
+    while bits:
+        low = bits & -bits
+        mask &= ~_EXCLUDED_BY_FLAG[low]
+        bits ^= low
+    out = {}
+    bits = mask
+    while bits:
+        low = bits & -bits
+        yid, points = _ID_POINTS[low]
+        out[yid] = points
+        bits ^= low
+    for bit, n in multi:
+        if mask >> bit & 1:
+            out[_IDS[bit]] = _POINTS_AT[bit] * n
+    return out
 
 
 def counted(holding: dict[str, int]) -> dict[str, int]:
     """The counted yaku of one reading: ids -> points, in rulebook order (RULES.md §9)."""
-    dropped = _dropped(holding)
+    dropped: set[str] = set()
+    for i in holding:
+        dropped |= _EXCLUDES.get(i, frozenset())
     return {i: _POINTS[i] * holding[i] for i in sorted(holding, key=_ORDER.get)
             if i not in dropped}
-
-
-def _total(holding: dict[str, int]) -> int:
-    """P of one reading's holding yaku: ``sum(counted(holding).values())`` without the
-    ordering (the scorer compares readings with it; ``counted`` runs for the chosen one)."""
-    excluded = [ex for i in holding if (ex := _EXCLUDES.get(i))]
-    if not excluded:
-        return sum([_POINTS[i] * v for i, v in holding.items()])
-    dropped = frozenset().union(*excluded)
-    return sum([_POINTS[i] * v for i, v in holding.items() if i not in dropped])
 
 
 def holding_yaku(r: Reading) -> dict[str, int]:
@@ -248,25 +302,37 @@ def holding_yaku(r: Reading) -> dict[str, int]:
 
 # --- validation ---------------------------------------------------------------------------
 
-def _check(hand: Sequence[int], win_tile: int, melds: tuple[Meld, ...],
-           ctx: WinContext) -> tuple[bytes, bytearray]:
-    """Validate a query; return (13-tile concealed counts as bytes, counts of every tile)."""
+def _check_sizes(n_tiles: int, melds: tuple[Meld, ...]) -> None:
+    """At most four melds, and 13 − 3 per meld concealed tiles before the win."""
     if len(melds) > 4:
         raise ValueError(f"{len(melds)} melds: a hand has at most 4")
     need = 13 - 3 * len(melds)
-    if len(hand) != need:
-        raise ValueError(f"the concealed hand has {len(hand)} tiles before the win; with "
+    if n_tiles != need:
+        raise ValueError(f"the concealed hand has {n_tiles} tiles before the win; with "
                          f"{len(melds)} meld(s) it must have {need}")
+
+
+def _hand_counts(hand: Sequence[int]) -> bytearray:
+    """Counts of the concealed tile ints (before the win), each checked to be a tile."""
     c13 = bytearray(34)
     try:
         for t in hand:
             c13[t] += 1
-        ok = min(hand, default=0) >= 0 and 0 <= win_tile < 34
-    except (IndexError, TypeError):
+        ok = min(hand, default=0) >= 0
+    except (IndexError, TypeError, ValueError):
         ok = False
-    if not ok or type(win_tile) is not int:
-        bad = [t for t in (*hand, win_tile) if type(t) is not int or not 0 <= t < 34]
+    if not ok:
+        bad = [t for t in hand if type(t) is not int or not 0 <= t < 34] or [hand]
         raise ValueError(f"{bad[0]!r} is not a tile index (0–33)")
+    return c13
+
+
+def _check(c13: bytearray, win_tile: int, melds: tuple[Meld, ...],
+           ctx: WinContext) -> bytearray:
+    """Validate the rest of a query given the concealed counts (sizes checked); return the
+    counts of every tile (hand, winning tile, melds)."""
+    if type(win_tile) is not int or not 0 <= win_tile < 34:
+        raise ValueError(f"{win_tile!r} is not a tile index (0–33)")
     total = c13.copy()
     total[win_tile] += 1
     for m in melds:
@@ -278,6 +344,8 @@ def _check(hand: Sequence[int], win_tile: int, melds: tuple[Meld, ...],
         over = [tile_name(k) for k in range(34) if total[k] > 4]
         raise ValueError(f"more than four of {', '.join(over)} in hand, winning tile and "
                          f"melds")
+    if ctx.flags <= 1:                  # no flag but tsumo: nothing more to contradict
+        return total
     if ctx.lingshang and not any(m.is_kong for m in melds):
         raise ValueError("lingshang needs a kan meld: the winning tile is a kan replacement")
     if melds and (ctx.tianhu or ctx.dihu or ctx.renhu):
@@ -289,7 +357,7 @@ def _check(hand: Sequence[int], win_tile: int, melds: tuple[Meld, ...],
     if ctx.qianggang and total[win_tile] > 1:
         raise ValueError(f"qianggang conflicts with the tiles: the hand or melds hold "
                          f"{tile_name(win_tile)}, but the robbed kan needs the other three")
-    return bytes(c13), total
+    return total
 
 
 # --- scoring ------------------------------------------------------------------------------
@@ -298,40 +366,36 @@ def readings(hand: Sequence[int], win_tile: int, melds: Sequence[Meld],
              ctx: WinContext) -> list[Reading]:
     """Every reading of the hand (RULES.md §6–§7), validated like ``score``; empty when the
     tiles form no winning shape."""
-    facts, specials, decompositions = _analyse(hand, win_tile, tuple(melds), ctx)
+    melds = tuple(melds)
+    _check_sizes(len(hand), melds)
+    c13 = _hand_counts(hand)
+    total = _check(c13, win_tile, melds, ctx)
+    facts, specials, decompositions = _analyse(bytes(c13), total, win_tile, melds, ctx)
     out = [facts.special(shape) for shape in specials]
     for d in decompositions:
-        for p in d.placements:
-            out.append(facts.standard(d, p))
+        for placement, index in d.placements:
+            out.append(facts.standard(d, placement, index))
     return out
 
 
-def _analyse(hand: Sequence[int], win_tile: int, melds: tuple[Meld, ...], ctx: WinContext
+def _analyse(key: bytes, total: bytearray, win_tile: int, melds: tuple[Meld, ...],
+             ctx: WinContext
              ) -> tuple[HandFacts, tuple[str, ...], tuple[Decomposition, ...]]:
-    """Validate; find the special shapes and the standard decompositions (each with the
-    placements of the winning tile); gather the hand-wide facts."""
-    key, total = _check(hand, win_tile, melds, ctx)
-    specials, decompositions = _shapes(key, win_tile)
-    single = (bool(specials or decompositions)
-              and not _second_wait(decompositions, win_tile, total)
-              and _wait_count(key, len(melds), total, win_tile) == 1)
-    return HandFacts.build(total, win_tile, single, melds, ctx), specials, decompositions
+    """Find the special shapes and the standard decompositions (each with the placements of
+    the winning tile) of checked counts (``key``: concealed, before the win; ``total``: every
+    tile); gather the hand-wide facts.
 
-
-@lru_cache(maxsize=1 << 14)
-def _shapes(key: bytes, win_tile: int) -> tuple[tuple[str, ...], tuple[Decomposition, ...]]:
-    """The winning shapes of checked concealed counts (``key``, before the win) plus the
-    winning tile: the special shapes and every standard decomposition with its placements.
-
-    Memoised, as a pure function of the concealed tiles: the engine asks about the same
-    hands again and again (a ron check on every discard that completes one).
+    Not memoised: from the import-time tables this costs less than a memo's upkeep does.
     """
     c14 = bytearray(key)
     c14[win_tile] += 1
     key14 = bytes(c14)
-    specials = _special_shapes(key14) if sum(key14) == 14 else ()
-    return specials, tuple([Decomposition.build(pair, hand_melds, win_tile)
-                            for pair, hand_melds in decompose_key(key14)])
+    specials = () if melds else _special_shapes(key14)
+    found = decompositions(key14, win_tile)
+    single = (bool(specials or found)
+              and not _second_wait(found, win_tile, total)
+              and _wait_count(key, len(melds), total, win_tile) == 1)
+    return HandFacts.build(total, win_tile, single, melds, ctx), specials, found
 
 
 def _wait_count(key: bytes, n_melds: int, total: bytearray, win_tile: int) -> int:
@@ -347,11 +411,11 @@ def _second_wait(decompositions: tuple[Decomposition, ...], win_tile: int,
     placement (the chow's other end) or a dual-pung one (the other pair), unless all four of
     that kind are held. Saves the full wait search for most hands."""
     for d in decompositions:
-        for p in d.placements:
-            if p.placement == LIANGMIAN:
-                first = d.melds[p.index][1]
+        for placement, index in d.placements:
+            if placement == LIANGMIAN:
+                first = d.groups[index].first
                 other = first + 3 if win_tile == first else first - 1
-            elif p.placement == SHUANGPENG:
+            elif placement == SHUANGPENG:
                 other = d.pair
             else:
                 continue
@@ -381,47 +445,65 @@ def score(hand: Sequence[int], win_tile: int, melds: Sequence[Meld],
     inconsistent query (tile counts, hand size, flags that contradict the tiles).
     """
     melds = tuple(melds)
-    facts, specials, decompositions = _analyse(hand, win_tile, melds, ctx)
-    found = [(_shape_yaku(r), r) for r in map(facts.special, specials)]
-    shape_yaku = None
-    meets = (_MEETS_QUADS[min(len(facts.quads), 3)] & _MEETS_KONGS[len(facts.kongs)]
-             & _MEETS_SUITS[_SUIT_COUNT[facts.suits & NUMBER_SUITS]] & _MEETS_RANKS[facts.ranks])
-    for d in decompositions:
-        group_yaku = None
-        for p in d.placements:
-            r = facts.standard(d, p)
-            if group_yaku is None:
-                if shape_yaku is None:
-                    shape_yaku = _shape_yaku(r)
-                memo_key = (id(d), facts.meld_groups, ctx.seat_wind, ctx.round_wind)
-                memo = _GROUP_MEMO.get(memo_key)
-                if memo is None:
-                    pungs = r.pungs
-                    group_preds, placement_preds = _candidates(
-                        meets & _MEETS_CHOWS[len(r.chows)] & _MEETS_PAIR[d.pair]
-                        & _MEETS_HONOR_PUNGS[len(pungs) - bisect_left(pungs, 27)])
-                    if len(_GROUP_MEMO) >= _GROUP_MEMO_SIZE:
-                        _GROUP_MEMO.clear()
-                    memo = _GROUP_MEMO[memo_key] = (d, _holding(group_preds, r),
-                                                    placement_preds)
-                _, group_only, placement_preds = memo
-                group_yaku = {**shape_yaku, **group_only} if group_only else shape_yaku
-            found.append((_holding(placement_preds, r, group_yaku), r))
+    _check_sizes(len(hand), melds)
+    c13 = _hand_counts(hand)
+    return _score(c13, _check(c13, win_tile, melds, ctx), win_tile, melds, ctx)
+
+
+def _score(c13: bytearray, total: bytearray, win_tile: int, melds: tuple[Meld, ...],
+           ctx: WinContext) -> ScoreResult:
+    """``score`` on checked counts: every reading's yaku, the best total."""
+    facts, specials, decompositions = _analyse(bytes(c13), total, win_tile, melds, ctx)
+    found: list[tuple[int, Multi, Reading]] = []
+    for shape in specials:
+        r = facts.special(shape)
+        found.append((*_shape_yaku(r), r))
+    if decompositions:
+        meets = (_MEETS_QUADS[min(len(facts.quads), 3)] & _MEETS_KONGS[len(facts.kongs)]
+                 & _MEETS_SUITS[_SUIT_COUNT[facts.suits & NUMBER_SUITS]]
+                 & _MEETS_WITHIN_SUITS[facts.suits] & _MEETS_RANKS[facts.ranks])
+        shape_mask = -1
+        shape_multi: Multi = ()
+        for d in decompositions:
+            group_mask = -1
+            for placement, index in d.placements:
+                r = facts.standard(d, placement, index)
+                if group_mask < 0:
+                    if shape_mask < 0:
+                        shape_mask, shape_multi = _shape_yaku(r)
+                    n_chows = len(r.chows)
+                    pung_bits = r.pung_bits
+                    candidates = (meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[d.pair]
+                                  & _MEETS_HONOR_PUNGS[(pung_bits >> 27).bit_count()]
+                                  & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
+                                  & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
+                                                           & _ADJACENT_START).bit_count()])
+                    group_mask, group_multi = _hold_candidates(candidates & _GROUP_BITS, r)
+                    group_mask |= shape_mask
+                    group_multi += shape_multi
+                    candidates &= _PLACEMENT_BITS
+                if candidates:
+                    mask, multi = _hold_candidates(candidates, r)
+                    found.append((mask | group_mask, multi + group_multi, r))
+                else:
+                    found.append((group_mask, group_multi, r))
     if not found:
-        raise NotWinningHand(f"{_describe(hand, win_tile, melds)} forms no winning shape")
-    h, r = found[0]
-    if len(found) > 1:              # the first reading of the highest P (most hands have one)
-        best_p = -1
-        for holding, reading in found:
-            p = _total(holding)
-            if p > best_p:
-                best_p, h, r = p, holding, reading
-    yaku = counted(h)
-    return ScoreResult(sum(yaku.values()), yaku, r.shape, r)
+        raise NotWinningHand(f"{_describe(c13, win_tile, melds)} forms no winning shape")
+    if len(found) == 1:             # most hands have one reading
+        mask, multi, r = found[0]
+        yaku = _counted(mask, multi)
+        return ScoreResult(sum(yaku.values()), yaku, r.shape, r)
+    best_p = -1                     # else the first reading of the highest P
+    for mask, multi, reading in found:
+        counted_yaku = _counted(mask, multi)
+        p = sum(counted_yaku.values())
+        if p > best_p:
+            best_p, yaku, r = p, counted_yaku, reading
+    return ScoreResult(best_p, yaku, r.shape, r)
 
 
-def _describe(hand: Sequence[int], win_tile: int, melds: tuple[Meld, ...]) -> str:
-    text = f"{tiles_to_str(hand)} + {tile_name(win_tile)}"
+def _describe(c13: bytearray, win_tile: int, melds: tuple[Meld, ...]) -> str:
+    text = f"{tiles_to_str(t for t in range(34) for _ in range(c13[t]))} + {tile_name(win_tile)}"
     return text + (f" with {', '.join(map(str, melds))}" if melds else "")
 
 
@@ -441,21 +523,64 @@ def score_hand(hand: str | Sequence[int], win_tile: str | int,
     winds as ``"E"``/``"S"``/``"W"``/``"N"`` (or 0–3). ``result.points`` is P without the
     dealer bonus.
     """
-    tiles = _tiles(hand) if isinstance(hand, str) else tuple(hand)
-    win = _tile(win_tile) if isinstance(win_tile, str) else win_tile
+    if isinstance(hand, str):
+        c13, n_tiles = _parse_counts(hand)
+    else:
+        hand = tuple(hand)
+        c13, n_tiles = None, len(hand)
+    win = win_tile
+    if isinstance(win_tile, str):
+        win = _TILE_OF.get(win_tile)
+        if win is None:
+            win = parse_tile(win_tile)
     if not melds:
         melds = ()
-    elif isinstance(melds, str):
-        melds = [m for m in melds.split(",") if m.strip()]
+    else:
+        if isinstance(melds, str):
+            melds = [m for m in melds.split(",") if m.strip()]
+        melds = tuple([(_MELD_OF.get(m) or parse_meld(m)) if isinstance(m, str)
+                       else parse_meld(m) for m in melds])
     args = (tsumo, seat_wind, round_wind, lingshang, haidi, hedi, qianggang, juezhang, tianhu,
             dihu, renhu)
     try:
         ctx = _context(*args)
     except TypeError:                       # an unhashable argument (parse_wind names a bad wind)
         ctx = _context.__wrapped__(*args)
-    if melds:
-        melds = tuple([_meld(m) if isinstance(m, str) else parse_meld(m) for m in melds])
-    return score(tiles, win, melds, ctx)
+    _check_sizes(n_tiles, melds)
+    if c13 is None:
+        c13 = _hand_counts(hand)
+    return _score(c13, _check(c13, win, melds, ctx), win, melds, ctx)
+
+
+# Canonical tile and meld strings (``"5s"``, ``"pon:777z"``): import-time tables, so that
+# the usual text needs no parsing; anything else goes through ``mjenv.tiles``' parsers.
+_TILE_OF = {name: t for t, name in enumerate(TILE_NAMES)}
+_MELD_OF = {str(m): m for m in (
+    [Meld("chi", (t, t + 1, t + 2)) for t in range(27) if t % 9 <= 6]
+    + [Meld(kind, (t,) * (3 if kind == "pon" else 4))
+       for kind in ("pon", "minkan", "kakan", "ankan") for t in range(34)])}
+
+# Well-formed mpsz without spaces, and its digit groups; per suit letter, the translation of
+# its digits into characters whose code points are the tiles.
+_MPSZ = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)*")
+_MPSZ_GROUP = re.compile(r"([1-9]+)([mpsz])")
+_DIGIT_TILES = {suit: str.maketrans({str(r + 1): chr(base + r) for r in range(9)})
+                for suit, base in zip("mpsz", (0, 9, 18, 27))}
+
+
+def _parse_counts(text: str) -> tuple[bytearray, int]:
+    """Counts and number of the tiles of an mpsz hand; malformed text goes to
+    ``parse_tiles``, which names the bad part."""
+    s = text.replace(" ", "") if " " in text else text
+    if not _MPSZ.fullmatch(s):
+        tiles = parse_tiles(text)
+        return _hand_counts(tiles), len(tiles)
+    tiles = "".join([digits.translate(_DIGIT_TILES[suit])
+                     for digits, suit in _MPSZ_GROUP.findall(s)]).encode("latin-1")
+    c13 = bytearray(34)
+    for t in tiles:
+        c13[t] += 1
+    return c13, len(tiles)
 
 
 @lru_cache(maxsize=4096)
@@ -466,19 +591,3 @@ def _context(tsumo: bool, seat_wind: str | int, round_wind: str | int, *flags: b
     names = ("lingshang", "haidi", "hedi", "qianggang", "juezhang", "tianhu", "dihu", "renhu")
     return WinContext(bool(tsumo), parse_wind(seat_wind), parse_wind(round_wind),
                       **{name: bool(flag) for name, flag in zip(names, flags)})
-
-
-@lru_cache(maxsize=1024)
-def _meld(text: str) -> Meld:
-    return parse_meld(text)
-
-
-@lru_cache(maxsize=256)
-def _tile(text: str) -> int:
-    return parse_tile(text)
-
-
-@lru_cache(maxsize=1 << 16)
-def _tiles(text: str) -> tuple[int, ...]:
-    """Hands recur (replays, tests, the CLI); parsing is a tenth of a cold score_hand."""
-    return tuple(parse_tiles(text))

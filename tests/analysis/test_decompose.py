@@ -135,10 +135,11 @@ def test_readings_rebuild_the_hand():
 
 def test_import_time_suit_tables_match_the_search():
     """The per-suit tables built at import give exactly what the recursive search gives, for
-    every key they hold and for random keys (five copies and more than 14 tiles included)."""
+    every key they hold and for random keys (five copies and more than 14 tiles included):
+    readings, completeness and the ranks that complete a suit."""
     from mjenv.analysis import tables
 
-    for suit, table in ((0, tables._NUMBER_TABLE), (3, tables._HONOR_TABLE)):
+    for suit, table in ((0, tables.NUMBER_TABLE), (3, tables.HONOR_TABLE)):
         for key in table:
             assert tables.suit_readings(suit, key) == tables._search(suit, key)
     rng = np.random.default_rng(7)
@@ -147,3 +148,7 @@ def test_import_time_suit_tables_match_the_search():
         key = bytes(rng.choice([0, 0, 0, 1, 1, 2, 3, 4, 5], size=9 if suit < 3 else 7).tolist())
         assert tables.suit_readings(suit, key) == tables._search(suit, key), (suit, list(key))
         assert tables.suit_complete(suit, key) == bool(tables._search(suit, key))
+        base = tables.SUIT_SLICES[suit][0]
+        waits = tuple(base + r for r in range(len(key))
+                      if tables._search(suit, key[:r] + bytes([key[r] + 1]) + key[r + 1:]))
+        assert tables.suit_wait_ranks(suit, key) == waits, (suit, list(key))

@@ -12,7 +12,7 @@ import pytest
 
 from mjenv.analysis import wait_kinds
 from mjenv.scoring import YAKU, clear_caches, counted, holding_yaku, readings, score
-from mjenv.scoring.reading import NUMBER_SUITS
+from mjenv.scoring.reading import NUMBER_SUITS, Reading
 from mjenv.scoring.yaku import GROUPS, HAND, SITUATION, TILES
 from tests.scale import n
 from tests.scoring.handgen import random_wins
@@ -46,7 +46,7 @@ def test_scopes_and_minimums_are_honest() -> None:
                 if y.scope == TILES:
                     assert memo.setdefault((y.id, r.shape, r.suits, r.ranks), v) == v, (y.id, w)
                 elif y.scope == SITUATION:
-                    key = (y.id, r.shape, r.ctx, r.single_wait, r.open_melds)
+                    key = (y.id, r.shape, r.ctx.flags, r.single_wait, r.open_melds)
                     assert memo.setdefault(key, v) == v, (y.id, w)
                 elif y.scope == HAND:
                     assert by_shape.setdefault(r.shape, {}).setdefault(y.id, v) == v, (y.id, w)
@@ -57,19 +57,30 @@ def test_scopes_and_minimums_are_honest() -> None:
                     key = (y.id, r.pair, r.chows, r.pungs, r.kongs, r.quads, r.suits, r.ranks,
                            r.ctx.seat_wind, r.ctx.round_wind)     # all a GROUPS yaku reads
                     assert memo.setdefault(key, v) == v, (y.id, w)
+                if v:           # the declared maxima hold for every shape
+                    assert r.ranks & ~y.within_ranks == 0 and r.suits & ~y.within_suits == 0, \
+                        (y.id, w)
                 if v and r.shape == "standard":
                     honor_pungs = sum(1 for t in r.pungs if t >= 27)
                     suits = bin(r.suits & NUMBER_SUITS).count("1")
+                    twins = len(r.chows) - len(set(r.chows))
+                    adjacent = sum(1 for t in r.pungs
+                                   if t < 27 and t % 9 < 8 and t + 1 in r.pungs)
                     assert (len(r.chows) >= y.chows and len(r.pungs) >= y.pungs
                             and honor_pungs >= y.honor_pungs and len(r.quads) >= y.quads
                             and suits >= y.suits and r.ranks & y.ranks == y.ranks
-                            and y.pairs >> r.pair & 1 and len(r.kongs) >= y.kongs), (y.id, w)
+                            and y.pairs >> r.pair & 1 and len(r.kongs) >= y.kongs
+                            and twins >= y.twin_chows and adjacent >= y.adjacent_pungs), \
+                        (y.id, w)
 
 
 def test_readings_are_consistent() -> None:
     for w in WINS:
         for r in readings(w.hand, w.win_tile, w.melds, w.ctx):
+            assert len(r) == len(Reading._fields) and r.win_tile == w.win_tile and r.ctx == w.ctx
             assert r.kinds == tuple(k for k in range(34) if r.counts[k])
+            assert r.chow_bits == sum(1 << t for t in set(r.chows))
+            assert r.pung_bits == sum(1 << t for t in set(r.pungs))
             if r.shape != "standard":
                 assert r.groups == () and r.placement is None
                 continue

@@ -2,15 +2,20 @@
 
 ``tile_facts`` reads the hand-wide masks from per-suit presence tables; the candidate masks
 (``_MEETS_*``) pick the decomposition and placement yaku whose declared minimums a reading
-meets. Both are checked here on every key or on many seeded random keys.
+meets; ``decompositions`` reads a hand's decompositions and placements from the per-suit
+tables. All are checked here on every key or on many seeded random keys.
 """
 
 from __future__ import annotations
 
 import importlib
 import random
+from collections import Counter
+from itertools import combinations
 
-from mjenv.scoring.reading import DRAGON, SUIT_M, SUIT_P, SUIT_S, WIND, tile_facts
+from mjenv.analysis.decompose import decompose_key
+from mjenv.scoring.reading import DRAGON, SUIT_M, SUIT_P, SUIT_S, WIND, decompositions, tile_facts
+from mjenv.scoring import score_hand
 from mjenv.scoring.yaku import GROUPS, PLACEMENT, YAKU
 from tests.scale import n
 
@@ -49,11 +54,14 @@ def test_tile_facts_on_every_single_suit_pattern() -> None:
 
 
 def _plain_candidates(chows: int, honor_pungs: int, kongs: int, quads: int, suits: int,
-                      ranks: int, pair: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+                      ranks: int, pair: int, twins: int, adjacent: int, suit_bits: int
+                      ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     chosen = [y for y in YAKU.values() if y.scope in (GROUPS, PLACEMENT)
               and y.chows <= chows and y.pungs <= 4 - chows and y.honor_pungs <= honor_pungs
               and y.kongs <= kongs and y.quads <= quads and y.suits <= suits
-              and ranks & y.ranks == y.ranks and y.pairs >> pair & 1]
+              and ranks & y.ranks == y.ranks and y.pairs >> pair & 1
+              and y.twin_chows <= twins and y.adjacent_pungs <= adjacent
+              and ranks & ~y.within_ranks == 0 and suit_bits & ~y.within_suits == 0]
     return (tuple(y.id for y in chosen if y.scope == GROUPS),
             tuple(y.id for y in chosen if y.scope == PLACEMENT))
 
@@ -65,9 +73,158 @@ def test_candidate_masks_match_the_declared_minimums() -> None:
         chows, honor_pungs = rng.randint(0, 4), rng.randint(0, 4)
         kongs, quads, suits = rng.randint(0, 4), rng.randint(0, 3), rng.randint(0, 3)
         ranks, pair = rng.randrange(0, 1 << 10, 2), rng.randrange(34)
+        twins, adjacent, suit_bits = rng.randint(0, 3), rng.randint(0, 3), rng.randrange(32)
         mask = (s._MEETS_CHOWS[chows] & s._MEETS_HONOR_PUNGS[honor_pungs]
                 & s._MEETS_KONGS[kongs] & s._MEETS_QUADS[quads] & s._MEETS_SUITS[suits]
-                & s._MEETS_RANKS[ranks] & s._MEETS_PAIR[pair])
-        group_preds, placement_preds = s._candidates(mask)
-        got = (tuple(i for i, _ in group_preds), tuple(i for i, _ in placement_preds))
-        assert got == _plain_candidates(chows, honor_pungs, kongs, quads, suits, ranks, pair)
+                & s._MEETS_RANKS[ranks] & s._MEETS_PAIR[pair] & s._MEETS_TWIN_CHOWS[twins]
+                & s._MEETS_ADJACENT_PUNGS[adjacent] & s._MEETS_WITHIN_SUITS[suit_bits])
+        chosen = [y.id for i, y in enumerate(s._STANDARD_ONLY) if mask >> i & 1]
+        got = (tuple(i for i in chosen if YAKU[i].scope == GROUPS),
+               tuple(i for i in chosen if YAKU[i].scope == PLACEMENT))
+        assert mask & s._GROUP_BITS | mask & s._PLACEMENT_BITS == mask
+        assert got == _plain_candidates(chows, honor_pungs, kongs, quads, suits, ranks, pair,
+                                        twins, adjacent, suit_bits)
+
+
+def _plain_placements(pair: int, groups: tuple, win: int) -> tuple:
+    """RULES.md §7 placements of one decomposition, straight from the definitions."""
+    out, seen = [], set()
+    if pair == win:
+        out.append(("dandiao", None))
+    for i, g in enumerate(groups):
+        if g.kind == "pung":
+            if g.first != win:
+                continue
+            p = "shuangpeng"
+        else:
+            pos, rank = win - g.first, g.first % 9 + 1
+            if not 0 <= pos <= 2:
+                continue
+            p = ("kanzhang" if pos == 1 else
+                 "liangmian" if (rank <= 6 if pos == 0 else rank >= 2) else "bianzhang")
+        if (p, g.first) not in seen:
+            seen.add((p, g.first))
+            out.append((p, i))
+    return tuple(out)
+
+
+def test_decompositions_match_the_analysis_and_the_plain_placements() -> None:
+    """The scorer's table-driven decompositions are ``decompose_standard``'s readings, in its
+    order, with the groups, chow/pung bits and placements their definitions give."""
+    rng = random.Random(5)
+    seen = 0
+    for _ in range(n(3000, 30000)):
+        counts = [0] * 34
+        melds = rng.randint(0, 4)
+        for _ in range(4 - melds):              # mostly complete hands, some broken ones
+            t = rng.randrange(34)
+            if rng.random() < 0.6 and t < 27 and t % 9 <= 6:
+                for k in (t, t + 1, t + 2):
+                    counts[k] += 1
+            else:
+                counts[t] += 3
+        counts[rng.randrange(34)] += 2
+        if rng.random() < 0.2:
+            counts[rng.randrange(34)] += 1
+            counts[rng.randrange(34)] -= 1
+        if min(counts) < 0 or max(counts) > 4:
+            continue
+        win = rng.choice([t for t in range(34) if counts[t]])
+        got = decompositions(bytes(counts), win)
+        want = decompose_key(bytes(counts))
+        assert [(d.pair, tuple((g.kind, g.first) for g in d.groups)) for d in got] == want
+        for d in got:
+            seen += 1
+            assert d.chows == tuple(g.first for g in d.groups if g.kind == "chow")
+            assert d.pungs == tuple(g.first for g in d.groups if g.kind == "pung")
+            assert d.chow_bits == sum(1 << t for t in set(d.chows))
+            assert d.pung_bits == sum(1 << t for t in set(d.pungs))
+            assert all(g.source == "hand" and g.concealed for g in d.groups)
+            assert d.placements == _plain_placements(d.pair, d.groups, win)
+    assert seen > 1000
+
+
+def test_tiles_and_hand_masks_match_the_declared_maxima() -> None:
+    s = score_module
+    ids = tuple(YAKU)
+    for ranks in range(0, 1 << 10, 2):
+        for suit_bits in range(32):
+            allowed = s._WITHIN_RANKS[ranks] & s._WITHIN_SUITS[suit_bits]
+            assert allowed == sum(1 << i for i, y in enumerate(YAKU.values())
+                                  if ranks & ~y.within_ranks == 0
+                                  and suit_bits & ~y.within_suits == 0), (ranks, suit_bits)
+    for shape, mask in s._TILES_MASK.items():
+        assert {ids[i] for i in range(len(ids)) if mask >> i & 1} == \
+            {y.id for y in YAKU.values() if y.scope == "tiles" and shape in y.shapes}
+
+
+# --- the bit-test yaku against their plain definitions (tuples of first tiles) -------------
+
+def _plain_one_in_each_suit(firsts: tuple[int, ...], steps: tuple[int, ...]) -> bool:
+    numbers = [t for t in firsts if t < 27]
+    for a, b, c in combinations(numbers, 3):
+        if a // 9 != b // 9 != c // 9 != a // 9:
+            x, y, z = sorted((a % 9, b % 9, c % 9))
+            if y - x == z - y and y - x in steps:
+                return True
+    return False
+
+
+def _plain_runs(p: tuple[int, ...], length: int) -> list[int]:
+    return [p[j] for j in range(len(p) - length + 1)
+            if p[j + length - 1] - p[j] == length - 1 and p[j + length - 1] < 27
+            and p[j] // 9 == p[j + length - 1] // 9]
+
+
+def _plain_extends(pair: int, t: int, length: int) -> bool:
+    return (t % 9 > 0 and pair == t - 1) or (t % 9 + length < 9 and pair == t + length)
+
+
+def _plain_stepped(chows: tuple[int, ...], n: int) -> bool:
+    c = set(chows)
+    return any(t + k in c and t + 2 * k in c and (n == 3 or t + 3 * k in c)
+               and t % 9 + (n - 1) * k <= 6 for t in c for k in (1, 2))
+
+
+PLAIN = {
+    "sanse_tongke": lambda c, p, pair: _plain_one_in_each_suit(p, (0,)),
+    "sanse_lianke": lambda c, p, pair: _plain_one_in_each_suit(p, (1,)),
+    "sanxiangfeng": lambda c, p, pair: _plain_one_in_each_suit(c, (0,)),
+    "sanse_sanbugao": lambda c, p, pair: _plain_one_in_each_suit(c, (1, 2)),
+    "hualong": lambda c, p, pair: _plain_one_in_each_suit(c, (3,)),
+    "sanse_xiao_tongke": lambda c, p, pair: pair < 27 and all(
+        b + pair % 9 in p for b in (0, 9, 18) if b != pair - pair % 9),
+    "xiao_sanlianke": lambda c, p, pair: any(_plain_extends(pair, t, 2)
+                                             for t in _plain_runs(p, 2)),
+    "sanlianke": lambda c, p, pair: bool(_plain_runs(p, 3)),
+    "xiao_silianke": lambda c, p, pair: any(_plain_extends(pair, t, 3)
+                                            for t in _plain_runs(p, 3)),
+    "silianke": lambda c, p, pair: bool(_plain_runs(p, 4)),
+    "yise_sanbugao": lambda c, p, pair: _plain_stepped(c, 3),
+    "yise_sibugao": lambda c, p, pair: _plain_stepped(c, 4),
+    "jingtong": lambda c, p, pair: len(set(c)) > len({t % 9 for t in c}),
+    "tai_bangao": lambda c, p, pair: any(c[i] == c[i + 2] for i in range(len(c) - 2)),
+    "ertongke": lambda c, p, pair: len(p) == 4 and p[-1] < 27 and all(
+        v == 2 for v in Counter(t % 9 for t in p).values()),
+    "sanyuanpai": lambda c, p, pair: sum(1 for t in p if t >= 31),
+    "da_sanfeng": lambda c, p, pair: sum(1 for t in p if 27 <= t <= 30) >= 3,
+}
+
+
+def test_bit_test_yaku_match_their_plain_definitions() -> None:
+    """Yaku that read ``chow_bits``/``pung_bits`` agree with the tuple definitions they
+    replaced, on random sorted chow and pung sets (four melds, any pair)."""
+    base = score_hand("456p789s111z2z", "2z", "chi:234m").reading
+    rng = random.Random(13)
+    for _ in range(n(20000, 200000)):
+        k = rng.randint(0, 4)
+        chows = tuple(sorted(rng.choice([t for t in range(27) if t % 9 <= 6])
+                             for _ in range(k)))
+        pungs = tuple(sorted(rng.sample(range(34), 4 - k)))
+        pair = rng.randrange(34)
+        r = base._replace(chows=chows, pungs=pungs, pair=pair,
+                          chow_bits=sum(1 << t for t in set(chows)),
+                          pung_bits=sum(1 << t for t in pungs))
+        for yid, plain in PLAIN.items():
+            assert int(YAKU[yid].predicate(r)) == int(plain(chows, pungs, pair)), \
+                (yid, chows, pungs, pair)

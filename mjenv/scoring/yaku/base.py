@@ -5,7 +5,8 @@ the yaku holds (0 = not at all; only 三元牌 ever returns more than 1, once pe
 
 ``scope`` declares what of the reading the predicate reads, so the scorer can evaluate it as
 rarely as possible: ``TILES`` reads only ``shape``, ``suits`` and ``ranks``, ``SITUATION``
-only ``shape``, ``ctx``, ``single_wait`` and ``open_melds`` (both memoised on those);
+only ``shape``, the ``ctx`` flags (not the winds), ``single_wait`` and ``open_melds`` (both
+memoised on those);
 ``HAND`` anything hand-wide: tile counts, declared melds, flags, winds, waits (once per hand
 and shape); ``GROUPS`` also the groups and the pair (once per decomposition);
 ``PLACEMENT`` also the winning tile's placement and the 暗刻 status that depends on it (once
@@ -15,8 +16,12 @@ per reading).
 (``Reading.quads``) are the least a standard reading must have for the yaku to hold,
 ``suits`` the least number of
 number suits and ``ranks`` the number ranks (1–9) its tiles must show; ``pairs`` the kinds
-its pair may be (a 34-bit mask; every kind unless declared): the scorer skips a predicate
-whose minimum the reading misses, so most predicates never run on a given hand.
+its pair may be (a 34-bit mask; every kind unless declared); ``twin_chows`` the least number
+of chows equal to an earlier one (chows minus distinct chows: 1 for two identical chows) and
+``adjacent_pungs`` the least number of number pungs t whose t+1 (same suit) is a pung too.
+``within_ranks`` and ``within_suits`` are maxima, for any shape: the number ranks (1–9) and
+the ``Reading.suits`` bits the tiles may show at most. The scorer skips a predicate whose
+minimum or maximum the reading misses, so most predicates never run on a given hand.
 Tests check every declaration against full evaluation.
 """
 
@@ -25,7 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from mjenv.scoring.reading import KNITTED, SEVEN_PAIRS, SHAPES, STANDARD, THIRTEEN_ORPHANS, Reading
+from mjenv.scoring.reading import (DRAGON, KNITTED, NUMBER_SUITS, SEVEN_PAIRS, SHAPES, STANDARD,
+                                   THIRTEEN_ORPHANS, WIND, Reading)
 
 TILES, SITUATION, HAND = "tiles", "situation", "hand"
 GROUPS, PLACEMENT = "groups", "placement"
@@ -40,6 +46,14 @@ TERMINALS = tuple(t for t in NUMBERS if t % 9 in (0, 8))
 OUTSIDE = TERMINALS + tuple(range(27, 34))
 WINDS = range(27, 31)
 DRAGONS = range(31, 34)
+
+
+# ``within_ranks``/``within_suits`` defaults (every rank 1–9, every suit bit) and the usual
+# suit maxima.
+ALL_RANKS = sum(1 << r for r in range(1, 10))
+ALL_SUITS = NUMBER_SUITS | WIND | DRAGON
+NUMBERS_ONLY = NUMBER_SUITS
+HONORS_ONLY = WIND | DRAGON
 
 
 def of_ranks(*ranks: int) -> tuple[int, ...]:
@@ -72,6 +86,10 @@ class Yaku:
     ranks: int = 0      # ``Reading.ranks`` bits that must all be set
     pairs: int = (1 << 34) - 1      # bit t: the pair may be tile t
     kongs: int = 0
+    twin_chows: int = 0
+    adjacent_pungs: int = 0
+    within_ranks: int = ALL_RANKS   # ``Reading.ranks`` bits that may be set
+    within_suits: int = ALL_SUITS   # ``Reading.suits`` bits that may be set
 
     def __call__(self, reading: Reading) -> int:
         """Times the yaku holds for ``reading`` (0 when the shape does not qualify)."""
@@ -81,19 +99,21 @@ class Yaku:
 def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str], *,
          excludes: Iterable[str] = (), scope: str = GROUPS, chows: int = 0, pungs: int = 0,
          honor_pungs: int = 0, quads: int = 0, suits: int = 0, ranks: Iterable[int] = (),
-         pairs: Iterable[int] = range(34), kongs: int = 0
-         ) -> Callable[[Callable[[Reading], int]], Yaku]:
-    """Decorator turning a predicate into its ``Yaku`` record (``ranks`` as numbers 1–9,
-    ``pairs`` as tiles)."""
+         pairs: Iterable[int] = range(34), kongs: int = 0, twin_chows: int = 0,
+         adjacent_pungs: int = 0, within_ranks: Iterable[int] = range(1, 10),
+         within_suits: int = ALL_SUITS) -> Callable[[Callable[[Reading], int]], Yaku]:
+    """Decorator turning a predicate into its ``Yaku`` record (``ranks`` and ``within_ranks``
+    as numbers 1–9, ``pairs`` as tiles, ``within_suits`` as ``Reading.suits`` bits)."""
     if scope not in (TILES, SITUATION, HAND, GROUPS, PLACEMENT):
         raise ValueError(f"unknown yaku scope {scope!r}")
     rank_bits = sum(1 << r for r in set(ranks))
     pair_bits = sum(1 << t for t in set(pairs))
+    within_rank_bits = sum(1 << r for r in set(within_ranks))
 
     def wrap(fn: Callable[[Reading], int]) -> Yaku:
         return Yaku(id, name_zh, name_en, points, shapes, frozenset(excludes), fn, scope,
                     chows, pungs, honor_pungs, quads, suits, rank_bits, pair_bits,
-                    kongs)
+                    kongs, twin_chows, adjacent_pungs, within_rank_bits, within_suits)
 
     return wrap
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mjenv.scoring.reading import LIANGMIAN, Reading
-from mjenv.scoring.yaku.base import GROUPS, HAND, P7, PLACEMENT, S, yaku
+from mjenv.scoring.yaku.base import GROUPS, HAND, NUMBERS_ONLY, P7, PLACEMENT, S, yaku
 
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
@@ -24,7 +24,7 @@ def duiduihu(r: Reading) -> bool:
 
 
 @yaku("jiuzi_lianhuan", "九子连环", "Nine Gates", 80, S,
-      excludes=("qingyise", "menqing"), scope=HAND)
+      excludes=("qingyise", "menqing"), scope=HAND, within_suits=NUMBERS_ONLY)
 def jiuzi_lianhuan(r: Reading) -> bool:
     """Concealed, no kan: 1112345678999 of one suit plus any tile of that suit."""
     if r.melds or r.kinds[0] >= 27 or r.kinds[0] // 9 != r.kinds[-1] // 9:
@@ -34,7 +34,7 @@ def jiuzi_lianhuan(r: Reading) -> bool:
 
 
 @yaku("lian_qidui", "连七对", "Seven Shifted Pairs", 60, P7,
-      excludes=("qiduizi", "qingyise", "menqing"), scope=HAND)
+      excludes=("qiduizi", "qingyise", "menqing"), scope=HAND, within_suits=NUMBERS_ONLY)
 def lian_qidui(r: Reading) -> bool:
     """Seven pairs of seven consecutive ranks of one suit."""
     lo, hi = r.kinds[0], r.kinds[-1]

@@ -63,7 +63,7 @@ def baguier(r: Reading) -> bool:
 
 @yaku("shierguisan", "十二归三", "Twelve Tiles in Four Sets", 30, S,
       excludes=("baguier", "shuang_siguiyi", "siguiyi", "sanlianke"),
-      scope=GROUPS, chows=1, pungs=3, quads=3)
+      scope=GROUPS, chows=1, pungs=3, quads=3, adjacent_pungs=2)
 def shierguisan(r: Reading) -> bool:
     """Pungs of t, t+1, t+2 and the chow t t+1 t+2 (a kong there would be a fifth tile)."""
     p = r.pungs

@@ -7,11 +7,11 @@ from mjenv.scoring.yaku.base import DRAGONS, GROUPS, WINDS, S, yaku
 
 
 def _winds(r: Reading) -> int:
-    return sum(1 for t in r.pungs if 27 <= t <= 30)
+    return (r.pung_bits >> 27 & 0xF).bit_count()
 
 
 def _dragons(r: Reading) -> int:
-    return sum(1 for t in r.pungs if t >= 31)
+    return (r.pung_bits >> 31).bit_count()
 
 
 @yaku("sanyuanpai", "三元牌", "Dragon Pung", 1, S, scope=GROUPS, pungs=1, honor_pungs=1)

@@ -6,10 +6,8 @@ number, all winds together one number, all dragons together one number.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from mjenv.scoring.reading import DRAGON, WIND, Reading
-from mjenv.scoring.yaku.base import ANY, GROUPS, NUMBERS, S, TILES, of_ranks, yaku
+from mjenv.scoring.yaku.base import ANY, GROUPS, NUMBERS, NUMBERS_ONLY, S, TILES, of_ranks, yaku
 
 _HONORS = WIND | DRAGON
 
@@ -56,34 +54,38 @@ def jiangyan(r: Reading) -> bool:
     return r.pair < 27 and r.pair % 9 in (1, 4, 7)
 
 
-@yaku("duanyao", "断幺九", "All Simples", 1, ANY, scope=TILES)
+@yaku("duanyao", "断幺九", "All Simples", 1, ANY, scope=TILES, within_ranks=range(2, 9),
+      within_suits=NUMBERS_ONLY)
 def duanyao(r: Reading) -> bool:
     return _only_ranks(r, _SIMPLES)
 
 
-@yaku("dayuwu", "大于五", "Upper Four", 6, ANY, scope=TILES)
+@yaku("dayuwu", "大于五", "Upper Four", 6, ANY, scope=TILES, within_ranks=(6, 7, 8, 9),
+      within_suits=NUMBERS_ONLY)
 def dayuwu(r: Reading) -> bool:
     return _only_ranks(r, _ABOVE_FIVE)
 
 
-@yaku("xiaoyuwu", "小于五", "Lower Four", 6, ANY, scope=TILES)
+@yaku("xiaoyuwu", "小于五", "Lower Four", 6, ANY, scope=TILES, within_ranks=(1, 2, 3, 4),
+      within_suits=NUMBERS_ONLY)
 def xiaoyuwu(r: Reading) -> bool:
     return _only_ranks(r, _BELOW_FIVE)
 
 
-@yaku("quanda", "全大", "Upper Tiles", 20, ANY, excludes=("dayuwu", "san_xushu"), scope=TILES)
+@yaku("quanda", "全大", "Upper Tiles", 20, ANY, excludes=("dayuwu", "san_xushu"), scope=TILES,
+      within_ranks=(7, 8, 9), within_suits=NUMBERS_ONLY)
 def quanda(r: Reading) -> bool:
     return _only_ranks(r, _UPPER)
 
 
 @yaku("quanzhong", "全中", "Middle Tiles", 20, ANY, excludes=("duanyao", "san_xushu"),
-      scope=TILES)
+      scope=TILES, within_ranks=(4, 5, 6), within_suits=NUMBERS_ONLY)
 def quanzhong(r: Reading) -> bool:
     return _only_ranks(r, _MIDDLE)
 
 
 @yaku("quanxiao", "全小", "Lower Tiles", 20, ANY, excludes=("xiaoyuwu", "san_xushu"),
-      scope=TILES)
+      scope=TILES, within_ranks=(1, 2, 3), within_suits=NUMBERS_ONLY)
 def quanxiao(r: Reading) -> bool:
     return _only_ranks(r, _LOWER)
 
@@ -131,7 +133,8 @@ def laoshao_shuangdui(r: Reading) -> bool:
     return _laoshao_counts(r)[1] >= 2
 
 
-@yaku("quandai", "全带", "Rank in Every Set", 10, S, scope=GROUPS, pairs=NUMBERS)
+@yaku("quandai", "全带", "Rank in Every Set", 10, S, scope=GROUPS, pairs=NUMBERS,
+      within_suits=NUMBERS_ONLY)
 def quandai(r: Reading) -> bool:
     """Every meld and the pair holds a number tile of one same rank."""
     if r.pair >= 27:
@@ -147,13 +150,13 @@ def quandai(r: Reading) -> bool:
 
 
 @yaku("jishu_duidui", "奇数对对胡", "All Odd Pungs", 10, S, excludes=("duiduihu",),
-      scope=GROUPS, pungs=4)
+      scope=GROUPS, pungs=4, within_ranks=(1, 3, 5, 7, 9), within_suits=NUMBERS_ONLY)
 def jishu_duidui(r: Reading) -> bool:
     return len(r.pungs) == 4 and _only_ranks(r, _ODD)
 
 
 @yaku("oushu_duidui", "偶数对对胡", "All Even Pungs", 10, S, excludes=("duiduihu", "duanyao"),
-      scope=GROUPS, pungs=4)
+      scope=GROUPS, pungs=4, within_ranks=(2, 4, 6, 8), within_suits=NUMBERS_ONLY)
 def oushu_duidui(r: Reading) -> bool:
     return len(r.pungs) == 4 and _only_ranks(r, _EVEN)
 
@@ -161,7 +164,9 @@ def oushu_duidui(r: Reading) -> bool:
 @yaku("jingtong", "镜同胡", "Mirrored Chows", 6, S, scope=GROUPS, chows=2, suits=2)
 def jingtong(r: Reading) -> bool:
     """Two chows of the same ranks in two different suits."""
-    return len(set(r.chows)) > len({t % 9 for t in r.chows})
+    c = r.chow_bits                 # per suit a 9-bit mask of chow starts: two suits share one
+    m, p, s = c & 0x1FF, c >> 9 & 0x1FF, c >> 18 & 0x1FF
+    return (m & p | m & s | p & s) != 0
 
 
 @yaku("ertongke", "二同刻", "Two Double Pungs", 20, S, excludes=("duiduihu", "san_xushu"),
@@ -171,11 +176,12 @@ def ertongke(r: Reading) -> bool:
     p = r.pungs
     if len(p) != 4 or p[-1] >= 27:
         return False
-    return all(n == 2 for n in Counter(t % 9 for t in p).values())
+    ranks = sorted([t % 9 for t in p])     # a, a, b, b (four of one rank need four suits)
+    return ranks[0] == ranks[1] and ranks[2] == ranks[3]
 
 
 @yaku("sanbuke", "三步刻", "Stepped Pungs", 20, S, excludes=("duiduihu", "san_xushu"),
-      scope=GROUPS, pungs=4)
+      scope=GROUPS, pungs=4, within_suits=NUMBERS_ONLY)
 def sanbuke(r: Reading) -> bool:
     """Four pungs and the pair, all ranks in one of {1,4,7}, {2,5,8}, {3,6,9}, no honors."""
     if len(r.pungs) != 4:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mjenv.scoring.reading import NUMBER_SUITS, Reading
-from mjenv.scoring.yaku.base import HAND, K, O, P7, TILES, yaku
+from mjenv.scoring.yaku.base import HAND, HONORS_ONLY, K, O, P7, TILES, yaku
 
 _RANKS_1_TO_9 = 0b1111111110
 
@@ -48,7 +48,8 @@ def shisanyao(r: Reading) -> bool:
 
 
 @yaku("da_qixing", "大七星", "Seven Honor Pairs", 80, P7,
-      excludes=("qiduizi", "ziyise", "menqing", "liang_xushu", "san_xushu"), scope=TILES)
+      excludes=("qiduizi", "ziyise", "menqing", "liang_xushu", "san_xushu"), scope=TILES,
+      within_suits=HONORS_ONLY)
 def da_qixing(r: Reading) -> bool:
     return r.suits & NUMBER_SUITS == 0
 

@@ -6,14 +6,25 @@ from mjenv.scoring.reading import Reading
 from mjenv.scoring.yaku.base import GROUPS, S, yaku
 
 
+def _step_start_bits(n: int, k: int) -> int:
+    """Bits t of the number tiles where chows t, t+k, …, t+(n−1)k all fit in t's suit."""
+    return sum(1 << t for t in range(27) if t % 9 + (n - 1) * k <= 6)
+
+
+_STEP_STARTS = {n: ((_step_start_bits(n, 1), 1), (_step_start_bits(n, 2), 2)) for n in (3, 4)}
+
+
 def _stepped(r: Reading, n: int) -> bool:
     """Chows starting t, t+k, …, t+(n−1)k in one suit, k = 1 or 2 (n = 3 or 4)."""
-    c = set(r.chows)
-    for t in c:
-        for k in (1, 2):
-            if t + k in c and t + 2 * k in c and (n == 3 or t + 3 * k in c) \
-                    and t % 9 + (n - 1) * k <= 6:
-                return True
+    c = r.chow_bits
+    if c.bit_count() < n:               # fewer distinct chows than steps
+        return False
+    for starts, k in _STEP_STARTS[n]:
+        bits = c & starts & c >> k & c >> 2 * k
+        if n == 4:
+            bits &= c >> 3 * k
+        if bits:
+            return True
     return False
 
 

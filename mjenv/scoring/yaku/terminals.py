@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mjenv.scoring.reading import CHOW, DRAGON, WIND, Reading
-from mjenv.scoring.yaku.base import GROUPS, OUTSIDE, TERMINALS, S, TILES, yaku
+from mjenv.scoring.yaku.base import GROUPS, NUMBERS_ONLY, OUTSIDE, S, TERMINALS, TILES, yaku
 
 _TERMINAL_RANKS = (1 << 1) | (1 << 9)
 
@@ -32,13 +32,13 @@ def hunquan(r: Reading) -> bool:
 
 
 @yaku("chunquan", "纯全带幺", "Terminals in All Sets", 6, S, excludes=("hunquan",), scope=GROUPS,
-      pairs=TERMINALS)
+      pairs=TERMINALS, within_suits=NUMBERS_ONLY)
 def chunquan(r: Reading) -> bool:
     return r.suits & (WIND | DRAGON) == 0 and _all_groups_outside(r)
 
 
 @yaku("hunlaotou", "混老头", "All Terminals and Honors", 20, S,
-      excludes=("hunquan", "duiduihu"), scope=TILES)
+      excludes=("hunquan", "duiduihu"), scope=TILES, within_ranks=(1, 9))
 def hunlaotou(r: Reading) -> bool:
     """Only terminals and honors (a standard hand of those is necessarily all pungs)."""
     return r.ranks & ~_TERMINAL_RANKS == 0
@@ -46,7 +46,8 @@ def hunlaotou(r: Reading) -> bool:
 
 @yaku("qinglaotou", "清老头", "All Terminals", 40, S,
       excludes=("chunquan", "hunquan", "hunlaotou", "duiduihu", "liang_xushu", "san_xushu",
-                "jishu_duidui", "laoshao"), scope=TILES)
+                "jishu_duidui", "laoshao"), scope=TILES, within_ranks=(1, 9),
+      within_suits=NUMBERS_ONLY)
 def qinglaotou(r: Reading) -> bool:
     return r.suits & (WIND | DRAGON) == 0 and r.ranks & ~_TERMINAL_RANKS == 0
 
