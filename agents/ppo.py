@@ -4,7 +4,10 @@ format, and ``PPOAgent`` (the agent protocol of ``agents.base`` with batched inf
 Network. The observation is ``(NUM_PLANES, 34)``: one column per tile kind. A 1-D convolution
 runs along the 34 columns (so "a tile and its neighbours" is the receptive field, which is what
 chows, waits and suit shapes are about); thirteen fixed position channels (suit one-hot, rank
-one-hot) are appended so the convolution can tell 9m from 1p and honours from numbers. The
+one-hot) are appended so the convolution can tell 9m from 1p and honours from numbers. A network built
+with ``NetConfig(features=...)`` also reads the analysis planes of ``agents.features`` (tile
+efficiency, value distance, danger: the look-ahead a small network learns slowly), appended
+after the observation planes by ``InputBuilder``. The
 trunk is a stack of pre-activation residual blocks. Two heads:
 
 - per-tile logits (a 1×1 convolution, 3 channels) for the tile-indexed action ranges —
@@ -148,6 +151,48 @@ class NetConfig:
     channels: int = 64
     blocks: int = 4
     hidden: int = 256
+    features: str = ""
+    """Empty: the observation planes only. ``agents.features.FEATURES_VERSION``: the
+    observation plus the analysis planes appended after them (computed from the view)."""
+
+    def __post_init__(self) -> None:
+        if self.features not in ("", _features_version()):
+            raise CheckpointError(f"network input {self.features!r} is unknown to this code "
+                                  f"(it knows '' and {_features_version()!r})")
+
+    @property
+    def input_planes(self) -> int:
+        """Planes the network reads: the observation's, plus the analysis planes if any."""
+        if not self.features:
+            return self.num_planes
+        from agents.features import NUM_FEATURE_PLANES
+        return self.num_planes + NUM_FEATURE_PLANES
+
+
+def _features_version() -> str:
+    from agents.features import FEATURES_VERSION
+    return FEATURES_VERSION
+
+
+class InputBuilder:
+    """Turns (observations, views) into what a network of ``config`` reads: the observation
+    planes as they are, or with the analysis planes of ``agents.features`` appended. Every
+    driver (the agent, self-play rollouts, behaviour cloning) goes through it, so a network is
+    always fed the input it was trained on."""
+
+    def __init__(self, config: NetConfig) -> None:
+        self.features = config.features
+        self._analyst = None
+        if self.features:
+            from agents.features import Analyst
+            self._analyst = Analyst()
+
+    def __call__(self, observations: np.ndarray, views: Sequence[PlayerView]) -> np.ndarray:
+        obs = np.asarray(observations, dtype=np.float32)
+        if self._analyst is None:
+            return obs
+        from agents.features import feature_planes
+        return np.concatenate([obs, feature_planes(views, self._analyst)], axis=1)
 
 
 def _position_planes() -> torch.Tensor:
@@ -179,10 +224,10 @@ class PolicyNet(nn.Module):
         self.config = config
         c = config.channels
         self.register_buffer("position", _position_planes(), persistent=False)
-        self.stem = nn.Conv1d(config.num_planes + 13, c, 3, padding=1)
+        self.stem = nn.Conv1d(config.input_planes + 13, c, 3, padding=1)
         self.blocks = nn.Sequential(*[ResidualBlock(c) for _ in range(config.blocks)])
         self.tile_head = nn.Conv1d(c, NUM_TILED_RANGES, 1)
-        self.pooled = nn.Sequential(nn.Linear(2 * c + config.num_planes, config.hidden), nn.ReLU())
+        self.pooled = nn.Sequential(nn.Linear(2 * c + config.input_planes, config.hidden), nn.ReLU())
         self.action_head = nn.Linear(config.hidden, NUM_UNTILED_ACTIONS)
         self.value_head = nn.Sequential(nn.Linear(config.hidden, config.hidden // 2), nn.ReLU(),
                                         nn.Linear(config.hidden // 2, 1))
@@ -300,6 +345,7 @@ class PPOAgent(BaseAgent):
                  allow_other_rules: bool = False, name: str = "ppo") -> None:
         self.device = pick_device(device)
         self.net = net.to(self.device).eval()
+        self._inputs = InputBuilder(net.config)
         self.rules = rules
         self.greedy = greedy
         self.allow_other_rules = allow_other_rules
@@ -342,7 +388,7 @@ class PPOAgent(BaseAgent):
                     raise ValueError(f"{self.name} was trained under {self.rules} but seat "
                                      f"{view.seat} plays under {view.rules}; load it with "
                                      f"allow_other_rules=True to use it anyway")
-        obs = torch.as_tensor(np.asarray(observations, dtype=np.float32), device=self.device)
+        obs = torch.as_tensor(self._inputs(observations, views), device=self.device)
         mask = torch.as_tensor(np.asarray(masks), device=self.device).bool()
         if not bool(mask.any(-1).all()):
             raise ValueError(f"{self.name}: a mask with no legal action")

@@ -31,7 +31,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.ppo import PolicyNet, masked_logits, save_policy_file
+from agents.ppo import InputBuilder, NetConfig, PolicyNet, masked_logits, save_policy_file
 from mjenv.rules import RuleConfig
 
 
@@ -111,12 +111,15 @@ def load_records(paths: Sequence[str | Path], rules: RuleConfig) -> list[dict]:
 
 
 def records_to_data(records: Sequence[dict], rules: RuleConfig, reward_scale: float = 0.025,
-                    gamma: float = 0.997) -> BCData:
-    """Replay the records and encode every decision that had a choice (see the module doc)."""
+                    gamma: float = 0.997, config: NetConfig | None = None) -> BCData:
+    """Replay the records and encode every decision that had a choice (see the module doc),
+    as the input of a network of ``config`` (default: observation planes only)."""
     from mjenv.env.actions import encode_action, legal_mask
     from mjenv.env.observation import NUM_PLANES, encode
     from mjenv.game import Action, Hand
 
+    config = config or NetConfig(NUM_PLANES)
+    inputs = InputBuilder(config)
     obs, masks, actions, returns = [], [], [], []
     for rec in records:
         hand = Hand(rules, seed=rec["seed"], dealer=0, round_wind=rec["round_wind"])
@@ -127,7 +130,7 @@ def records_to_data(records: Sequence[dict], rules: RuleConfig, reward_scale: fl
             m = legal_mask(view)
             if int(m.sum()) > 1:
                 per_seat[seat].append(len(actions))
-                obs.append(encode(view).astype(np.float16))
+                obs.append(inputs(encode(view)[None], [view])[0].astype(np.float16))
                 masks.append(m.astype(bool))
                 actions.append(encode_action(action, view))
                 returns.append(0.0)
@@ -139,9 +142,29 @@ def records_to_data(records: Sequence[dict], rules: RuleConfig, reward_scale: fl
             for k, i in enumerate(reversed(per_seat[seat])):
                 returns[i] = target * gamma ** k
     n = len(actions)
-    return BCData(np.stack(obs) if n else np.zeros((0, NUM_PLANES, 34), np.float16),
+    return BCData(np.stack(obs) if n else np.zeros((0, config.input_planes, 34), np.float16),
                   np.stack(masks) if n else np.zeros((0, 110), bool),
                   np.array(actions, dtype=np.int64), np.array(returns, dtype=np.float32))
+
+
+def _replay_worker(args) -> BCData:
+    torch.set_num_threads(1)
+    return records_to_data(*args)
+
+
+def replay_records(records: Sequence[dict], rules: RuleConfig, reward_scale: float,
+                   gamma: float, config: NetConfig, workers: int = 1) -> BCData:
+    """``records_to_data`` over ``workers`` processes (contiguous chunks, so the result is the
+    same for any ``workers``): the analysis planes make the replay the slow part."""
+    workers = max(1, min(workers, len(records)))
+    if workers == 1:
+        return records_to_data(records, rules, reward_scale, gamma, config)
+    bounds = np.linspace(0, len(records), workers + 1).astype(int)
+    jobs = [(records[a:b], rules, reward_scale, gamma, config) for a, b in zip(bounds, bounds[1:])]
+    with mp.get_context("spawn").Pool(workers) as pool:
+        parts = pool.map(_replay_worker, jobs)
+    return BCData(*(np.concatenate([getattr(p, f) for p in parts])
+                    for f in ("obs", "masks", "actions", "returns")))
 
 
 def train_bc(net: PolicyNet, data: BCData, *, epochs: int = 4, lr: float = 1e-3,
@@ -212,7 +235,7 @@ def behaviour_clone(net: PolicyNet, rules: RuleConfig, *, hands: int, epochs: in
         games = generate_records(hands, seed, rules, teacher=teacher, workers=workers)
         if out is not None:
             save_records(Path(out).with_name("bc_games.jsonl"), games, rules, teacher)
-    data = records_to_data(games, rules, reward_scale, gamma)
+    data = replay_records(games, rules, reward_scale, gamma, net.config, workers)
     log(f"bc: {len(data):,} decisions with a choice")
     stats = train_bc(net, data, epochs=epochs, lr=lr, seed=seed, log=log)
     if out is not None:
@@ -247,6 +270,8 @@ class BCArgs:
     """network width (must match the PPO run that starts from it)"""
     blocks: int = 4
     """residual blocks (must match the PPO run that starts from it)"""
+    features: str = ""
+    """extra network input: '' or 'analysis-v1' (must match the PPO run that starts from it)"""
     reward_scale: float = 0.025
     """value target scale (as PPO's reward_scale)"""
     gamma: float = 0.997
@@ -259,12 +284,12 @@ def run_bc(args: BCArgs) -> Path:
     """``mjenv train bc``: clone the teacher into a fresh network; returns out/bc.pt."""
     import os
 
-    from agents.ppo import NetConfig, build_net, pick_device
+    from agents.ppo import build_net, pick_device
     from mjenv.env.observation import NUM_PLANES
 
     torch.set_num_threads(args.threads if args.threads > 0 else max(1, os.cpu_count() or 1))
     torch.manual_seed(args.seed)
-    net = build_net(NetConfig(NUM_PLANES, args.channels, args.blocks)).to(pick_device(args.device))
+    net = build_net(NetConfig(NUM_PLANES, args.channels, args.blocks, features=args.features)).to(pick_device(args.device))
     path = Path(args.out) / "bc.pt"
     behaviour_clone(net, RuleConfig(min_points=args.min_points), hands=args.hands,
                     epochs=args.epochs, lr=args.lr, seed=args.seed, reward_scale=args.reward_scale,

@@ -92,6 +92,8 @@ class Args:
     """network width (conv channels)"""
     blocks: int = 4
     """residual blocks"""
+    features: str = ""
+    """extra network input: '' (observation planes only) or 'analysis-v1' (agents/features.py)"""
     latest_share: float = 0.5
     """share of opponent seats played by the latest weights"""
     past_share: float = 0.3
@@ -127,7 +129,8 @@ class Args:
         return RuleConfig(min_points=self.min_points)
 
     def net_config(self, num_planes: int) -> NetConfig:
-        return NetConfig(num_planes=num_planes, channels=self.channels, blocks=self.blocks)
+        return NetConfig(num_planes=num_planes, channels=self.channels, blocks=self.blocks,
+                         features=self.features)
 
     def validate(self) -> None:
         for name in ("total_steps", "num_steps", "num_envs", "workers", "num_minibatches",
@@ -450,7 +453,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
                 raise ValueError(f"{args.init_from}: trained under {payload['rules']}, not {rules}")
             if NetConfig(**payload["net_config"]) != net.config:
                 raise ValueError(f"{args.init_from}: network shape {payload['net_config']} "
-                                 f"differs from --channels/--blocks ({dataclasses.asdict(net.config)})")
+                                 f"differs from --channels/--blocks/--features ({dataclasses.asdict(net.config)})")
             net.load_state_dict(payload["model"])
         if args.bc_warmstart:
             from training.bc import behaviour_clone

@@ -39,7 +39,8 @@ from typing import Any, Sequence
 import numpy as np
 import torch
 
-from agents.ppo import NetConfig, PolicyNet, build_net, masked_logits, sample_masked
+from agents.ppo import (InputBuilder, NetConfig, PolicyNet, build_net, masked_logits,
+                        sample_masked)
 from mjenv.rules import RuleConfig
 
 LATEST = -1                       # controller id of the latest weights (learner or opponent)
@@ -189,6 +190,7 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
         fixed_agents = {spec: make_agent(spec, seed=int(rng.integers(2**31)))
                         for spec, _ in settings.fixed_opponents}
     nets: dict[Any, PolicyNet] = {LATEST: net, **dict(enumerate(snapshots))}
+    inputs = InputBuilder(net.config)    # snapshots are copies of the learner: same input
 
     deals: list[_Deal | None] = [None] * settings.num_envs
     out_steps: list[tuple] = []
@@ -248,6 +250,7 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
             obs = np.stack([it[3] for it in items]).astype(np.float32, copy=False)
             masks = np.stack([it[4] for it in items]).astype(bool)
             if key in nets:
+                obs = inputs(obs, [it[2] for it in items])
                 obs_t = torch.as_tensor(obs, device=device)
                 mask_t = torch.as_tensor(masks, device=device)
                 logits, values = nets[key](obs_t)
@@ -255,10 +258,10 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
                 acts = sample_masked(logits, gen)
                 logps = torch.log_softmax(logits, -1).gather(1, acts[:, None]).squeeze(1)
                 acts_np, logps_np, values_np = acts.cpu().numpy(), logps.cpu().numpy(), values.cpu().numpy()
-                for j, (deal, seat, view, o, m) in enumerate(items):
+                for j, (deal, seat, view, _, _) in enumerate(items):
                     record = None
                     if key == LATEST and seat == deal.learner:
-                        record = (o, masks[j], int(acts_np[j]), float(logps_np[j]), float(values_np[j]),
+                        record = (obs[j], masks[j], int(acts_np[j]), float(logps_np[j]), float(values_np[j]),
                                   _potential(view, settings.shaping_coef) if settings.shaping_coef else 0.0)
                     answers.append((deal, seat, view, int(acts_np[j]), record))
             else:

@@ -68,3 +68,29 @@ def test_cloning_fits_the_teacher(records):
     stats = train_bc(net, data, epochs=n(6, 10), lr=3e-3, batch_size=64, log=lambda _: None)
     assert np.isfinite(stats["train_ce"])
     assert agreement() > max(before + 0.2, 0.5)
+
+
+def test_analysis_features_are_appended_and_replay_splits_over_workers(records):
+    from agents.features import FEATURES_VERSION, NUM_FEATURE_PLANES, Analyst
+    from training.bc import replay_records
+    config = NetConfig(NUM_PLANES, channels=8, blocks=1, features=FEATURES_VERSION)
+    part = records[:2]
+    data = records_to_data(part, RuleConfig(), config=config)
+    plain = records_to_data(part, RuleConfig())
+    assert data.obs.shape == (len(plain), NUM_PLANES + NUM_FEATURE_PLANES, 34)
+    assert np.array_equal(data.obs[:, :NUM_PLANES], plain.obs)
+    assert np.array_equal(data.actions, plain.actions)
+    # the appended planes are the analyst's planes of the same decision
+    from mjenv.env.actions import legal_mask
+    from mjenv.game import Action, Hand
+    rec = part[0]
+    hand = Hand(RuleConfig(), seed=rec["seed"], round_wind=rec["round_wind"])
+    for seat, text in rec["decisions"]:
+        view = hand.view(seat)
+        if int(legal_mask(view).sum()) > 1:
+            assert np.array_equal(data.obs[0, NUM_PLANES:],
+                                  Analyst().planes(view).astype(np.float16))
+            break
+        hand.step(seat, Action.parse(text))
+    two = replay_records(part, RuleConfig(), 0.025, 0.997, config, workers=2)
+    assert np.array_equal(two.obs, data.obs) and np.array_equal(two.returns, data.returns)

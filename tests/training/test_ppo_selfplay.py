@@ -61,3 +61,14 @@ def test_rollout_records_only_learner_decisions_in_whole_deals():
     assert not terminal - Counter(r.scores.tolist())
     # Learner decisions are about a quarter of all decisions (one seat of four; claims vary).
     assert 0.1 < len(r) / r.decisions < 0.6
+
+
+def test_rollout_of_a_features_network_stores_its_full_input():
+    from agents.features import FEATURES_VERSION, NUM_FEATURE_PLANES
+    torch.manual_seed(0)
+    net = build_net(NetConfig(NUM_PLANES, channels=8, blocks=1, features=FEATURES_VERSION)).eval()
+    settings = RolloutSettings(num_envs=2, fixed_opponents=(("random", 1.0),))
+    r = collect_rollout(net, [net], settings, seed=[3], target_steps=20)
+    assert r.obs.shape[1:] == (NUM_PLANES + NUM_FEATURE_PLANES, 34)
+    assert bool(r.masks[np.arange(len(r)), r.actions].all())
+    assert r.obs[:, NUM_PLANES:].any()

@@ -1,0 +1,181 @@
+"""Analysis planes: what a careful player works out before acting, as extra network input.
+
+The observation planes (``mjenv.env.observation``) hold only what the seat sees. Turning that
+into "which discard keeps me closest to a hand worth ``min_points``" takes a search over
+decompositions and value plans that a small convolutional network learns slowly and badly from
+a few hours of CPU self-play: the cloned policy of ``training.bc`` agreed with its teacher on
+75 % of decisions from raw planes. Strong mahjong programs feed such look-ahead to the network
+(Suphx's look-ahead features; Mortal's per-discard shanten planes), and so does this one, when
+a network is built with ``NetConfig(features=FEATURES_VERSION)``. The numbers come from the
+heuristic agent's evaluators (``agents.heuristic``), which already compute them exactly; the
+network is free to weigh them differently from the heuristic, and PPO is what teaches it how.
+
+Each plane is a row of 34 values like the observation's, appended after them; :data:`PLANES`
+lists every plane with its meaning and ``docs/agents.md`` shows the table (drift-tested).
+Distances are in tiles ("value distance": tiles needed to reach a plan worth ``min_points``,
+see ``agents.heuristic.plans``), divided by :data:`DIST_SCALE` and clipped to 1.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple, Sequence
+
+import numpy as np
+
+from agents.heuristic.agent import HeuristicAgent
+from agents.heuristic.defence import threats, tile_dangers
+from agents.heuristic.plans import FREE
+from agents.heuristic.tables import INF
+from mjenv.game.view import PlayerView
+from mjenv.tiles import Meld
+
+FEATURES_VERSION = "analysis-v1"
+DIST_SCALE = 8.0
+WEIGHT_SCALE = 5.0        # log(1 + unseen useful tiles) / WEIGHT_SCALE: 1 at ~150 tiles
+
+
+class FeaturePlane(NamedTuple):
+    name: str
+    description: str
+
+
+PLANES: tuple[FeaturePlane, ...] = (
+    FeaturePlane("discard_distance", "own turn: value distance after discarding the kind / 8 "
+                 "(held kinds only; 1 = no plan reachable)"),
+    FeaturePlane("discard_best", "own turn: 1 at the held kinds whose discard keeps the best "
+                 "value distance"),
+    FeaturePlane("discard_weight", "own turn: log(1 + unseen tiles that improve the hand "
+                 "after discarding the kind) / 5, for discards at the best distance; at "
+                 "tenpai the unseen legal winning tiles (ron-weighted)"),
+    FeaturePlane("discard_ready", "own turn: 1 where discarding the kind leaves a ready hand "
+                 "with at least one wait worth min_points"),
+    FeaturePlane("danger", "threat-weighted danger of discarding the kind (heuristic defence "
+                 "model), / 4, clipped to 1"),
+    FeaturePlane("threat_right", "constant: threat 0–1 of the seat to the right (melds, "
+                 "wall progress, visible flush)"),
+    FeaturePlane("threat_across", "constant: threat of the seat across"),
+    FeaturePlane("threat_left", "constant: threat of the seat to the left"),
+    FeaturePlane("best_distance", "constant: own turn, the best value distance after a "
+                 "discard / 8; otherwise the hand's value distance now / 8"),
+    FeaturePlane("kan_keeps", "own turn: 1 at a kind whose legal concealed or added kan "
+                 "keeps the best value distance"),
+    FeaturePlane("call_gain_chi_low", "claim window: constant (distance now − best distance "
+                 "after chi with the claimed tile lowest and a discard) / 8, clipped ±1; 0 when "
+                 "not legal"),
+    FeaturePlane("call_gain_chi_mid", "claim window: the same for chi with the tile in the "
+                 "middle"),
+    FeaturePlane("call_gain_chi_high", "claim window: the same for chi with the tile highest"),
+    FeaturePlane("call_gain_pon", "claim window: the same for pon"),
+    FeaturePlane("call_gain_kan", "claim window: (distance now − distance after the open "
+                 "kan) / 8, clipped ±1; 0 when not legal"),
+    FeaturePlane("call_legal", "claim window: constant 1 when some chi/pon/open kan is legal"),
+)
+NUM_FEATURE_PLANES = len(PLANES)
+_IDX = {p.name: i for i, p in enumerate(PLANES)}
+_CALL_ROW = {0: _IDX["call_gain_chi_low"], 1: _IDX["call_gain_chi_mid"],
+             2: _IDX["call_gain_chi_high"]}
+
+
+def _dist(d: float) -> float:
+    return 1.0 if d >= INF else min(d / DIST_SCALE, 1.0)
+
+
+def _gain(now: float, after: float) -> float:
+    if after >= INF:
+        return -1.0
+    if now >= INF:
+        return 1.0
+    return max(-1.0, min(1.0, (now - after) / DIST_SCALE))
+
+
+class Analyst:
+    """Computes the analysis planes of a view. Holds one heuristic agent (default parameters)
+    for its evaluators and their process-wide memo tables; no randomness is involved."""
+
+    def __init__(self) -> None:
+        self._h = HeuristicAgent()
+
+    def planes(self, view: PlayerView) -> np.ndarray:
+        """float32 (NUM_FEATURE_PLANES, 34) for the seat of ``view``."""
+        out = np.zeros((NUM_FEATURE_PLANES, 34), dtype=np.float32)
+        h = self._h
+        p = h.params
+        threat = threats(view, p.danger)
+        for r in range(1, 4):
+            out[_IDX["threat_right"] + r - 1] = threat[(view.seat + r) % 4]
+        danger = tile_dangers(view, threat, p.danger)
+        out[_IDX["danger"]] = np.minimum(np.asarray(danger, dtype=np.float32) / 4.0, 1.0)
+        counts = [0] * 34
+        for t in view.hand:
+            counts[t] += 1
+        melds = tuple(view.melds[view.seat])
+        legal = view.legal
+        if view.phase == "turn" and any(a.kind == "discard" for a in legal):
+            self._turn(out, view, counts, melds)
+        elif view.phase == "claim" and view.target_tile is not None:
+            self._claim(out, view, counts, melds)
+        elif view.phase != "turn":
+            out[_IDX["best_distance"]] = _dist(h._evaluate(counts, melds, view, None)[0])
+        return out
+
+    def _turn(self, out: np.ndarray, view: PlayerView, counts: list[int],
+              melds: tuple[Meld, ...]) -> None:
+        h = self._h
+        tiles = [t for t in range(34) if counts[t]]
+        plans = h._shortlist(counts, melds, view.rules.min_points) or [(FREE, 0.0)]
+        evals = h._discard_evals(counts, melds, view, tiles, plans)
+        best = min(d for d, _ in evals.values())
+        for t, (d, w) in evals.items():
+            out[_IDX["discard_distance"], t] = _dist(d)
+            out[_IDX["discard_best"], t] = float(d <= best + 1e-9)
+            out[_IDX["discard_weight"], t] = min(math.log1p(w) / WEIGHT_SCALE, 1.0)
+            out[_IDX["discard_ready"], t] = float(d == 1.0 and w > 0)
+        out[_IDX["best_distance"]] = _dist(best)
+        for a in view.legal:           # each kan on its own: the heuristic stops at the first
+            if a.kind in ("ankan", "kakan") and h._turn_kan(view, (a,), counts, melds, best):
+                out[_IDX["kan_keeps"], a.tile] = 1.0
+
+    def _claim(self, out: np.ndarray, view: PlayerView, counts: list[int],
+               melds: tuple[Meld, ...]) -> None:
+        h = self._h
+        x = view.target_tile
+        now, _ = h._evaluate(counts, melds, view, None)
+        out[_IDX["best_distance"]] = _dist(now)
+        for a in view.legal:
+            if a.kind not in ("chi", "pon", "minkan"):
+                continue
+            out[_IDX["call_legal"]] = 1.0
+            after = list(counts)
+            if a.kind == "chi":
+                used = [t for t in (a.tile, a.tile + 1, a.tile + 2) if t != x]
+                meld = Meld("chi", (a.tile, a.tile + 1, a.tile + 2), x, view.target_from)
+                row = _CALL_ROW[x - a.tile]
+            elif a.kind == "pon":
+                used, meld, row = [x, x], Meld("pon", (x,) * 3, x, view.target_from), \
+                    _IDX["call_gain_pon"]
+            else:
+                used, meld, row = [x, x, x], Meld("minkan", (x,) * 4, x, view.target_from), \
+                    _IDX["call_gain_kan"]
+            for t in used:
+                after[t] -= 1
+            new_melds = melds + (meld,)
+            if a.kind == "minkan":
+                hard = h._scored_plans(new_melds, view.rules.min_points, hard_only=True)
+                d, _ = h._evaluate(after, new_melds, view, hard)
+            else:
+                d = h._best_discard_distance(after, new_melds, view)
+            out[row] = _gain(now, d)
+
+
+def feature_planes(views: Sequence[PlayerView], analyst: Analyst) -> np.ndarray:
+    """float32 (len(views), NUM_FEATURE_PLANES, 34)."""
+    return np.stack([analyst.planes(v) for v in views]) if views else \
+        np.zeros((0, NUM_FEATURE_PLANES, 34), np.float32)
+
+
+def markdown_table() -> str:
+    """The plane table of docs/agents.md."""
+    lines = ["| index | name | meaning |", "|---|---|---|"]
+    lines += [f"| {i} | `{p.name}` | {p.description} |" for i, p in enumerate(PLANES)]
+    return "\n".join(lines) + "\n"
