@@ -95,6 +95,13 @@ def structural_wait_kinds(key: bytes, n_melds: int) -> tuple[int, ...]:
     return _structural_waits(key, n_melds)
 
 
+def special_wait_kinds(key: bytes) -> list[int]:
+    """The seven-pairs, knitted and thirteen-orphans waits of a fully concealed 13-tile hand,
+    for a caller that has checked its input itself (the scorer): ``key`` is ``bytes`` of 34
+    counts 0–4 totalling 13. A fifth copy is allowed, as in ``structural_wait_kinds``."""
+    return _special_waits(key)
+
+
 # Per suit: (suit, first kind, last kind + 1, complete-suit table).
 _SUITS = tuple((suit, lo, hi, HONOR_TABLE if suit == 3 else NUMBER_TABLE)
                for suit, (lo, hi) in enumerate(SUIT_SLICES))
@@ -140,6 +147,8 @@ def _structural_waits(key: bytes, n_melds: int) -> tuple[int, ...]:
 
 
 _orphan_counts = operator.itemgetter(*ORPHANS)
+# The rank mask (bit r: rank r + 1 held) of a number suit's counts, each 0 or 1.
+_RANK_MASK = {bytes(m >> r & 1 for r in range(9)): m for m in range(512)}
 
 
 def _special_waits(key: bytes) -> list[int]:
@@ -148,13 +157,7 @@ def _special_waits(key: bytes) -> list[int]:
     if key.count(2) == 6 and key.count(1) == 1:
         out.append(key.index(1))
     if max(key) == 1:
-        masks = []
-        for lo, hi in SUIT_SLICES[:3]:
-            mask = 0
-            for r, c in enumerate(key[lo:hi]):
-                if c:
-                    mask |= 1 << r
-            masks.append(mask)
+        masks = [_RANK_MASK[key[lo:hi]] for lo, hi in SUIT_SLICES[:3]]
         if all(m in KNIT_VALID for m in masks):
             for suit, (lo, hi) in enumerate(SUIT_SLICES):
                 for t in range(lo, hi):

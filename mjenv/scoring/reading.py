@@ -336,9 +336,11 @@ def decompositions(key14: bytes, win: int) -> tuple[Decomposition, ...]:
     if pair_suits != 1:
         return ()
     if combos is None:
-        return (Decomposition(pair, groups, chows, pungs, chow_bits, pung_bits,
-                              placements(pair, groups, win, chow_bits, pung_bits)),)
-    return tuple([Decomposition(p, g, c, pu, cb, pb, placements(p, g, win, cb, pb))
+        return (_new_tuple(Decomposition, (pair, groups, chows, pungs, chow_bits, pung_bits,
+                                           placements(pair, groups, win, chow_bits,
+                                                      pung_bits))),)
+    return tuple([_new_tuple(Decomposition, (p, g, c, pu, cb, pb,
+                                             placements(p, g, win, cb, pb)))
                   for p, g, c, pu, cb, pb in combos])
 
 
@@ -369,13 +371,13 @@ class HandFacts(NamedTuple):
     shared: tuple
 
     @classmethod
-    def build(cls, all_counts: bytearray, win_tile: int, single_wait: bool,
+    def build(cls, all_counts: bytes, win_tile: int, single_wait: bool,
               melds: tuple[Meld, ...], ctx: WinContext) -> "HandFacts":
         kinds, suits, ranks, fours = tile_facts(all_counts)
         if not melds:
             shared = (win_tile, single_wait, tuple(all_counts), kinds, suits, ranks, fours,
                       melds, 0, ctx)
-            return cls(*shared, (), (), (), (), 0, 0, 0, shared)
+            return _new_tuple(cls, shared + ((), (), (), (), 0, 0, 0, shared))
         groups = []
         chows = []
         pungs = []
@@ -398,8 +400,8 @@ class HandFacts(NamedTuple):
             fours = tuple([k for k in fours if k not in kongs])
         shared = (win_tile, single_wait, tuple(all_counts), kinds, suits, ranks, fours, melds,
                   len(melds) - ankans, ctx)
-        return cls(*shared, tuple(groups), tuple(chows), tuple(pungs), tuple(kongs), ankans,
-                   chow_bits, pung_bits, shared)
+        return _new_tuple(cls, shared + (tuple(groups), tuple(chows), tuple(pungs),
+                                         tuple(kongs), ankans, chow_bits, pung_bits, shared))
 
     def special(self, shape: str) -> Reading:
         """The one reading of a seven-pairs, knitted or thirteen-orphans hand."""

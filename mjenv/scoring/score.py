@@ -17,8 +17,13 @@ suits): one AND of per-value bit masks gives the candidates. A
 reading's holding yaku are one int (bit i: the i-th yaku in rulebook order), so exclusions
 are ORs of masks and the counted yaku come out in order. Nothing else is memoised: per-hand
 memos cost more to keep than they save on distinct hands. ``tests/scoring/test_properties.py``
-checks all of this against the plain definition. The wait search (for 独听/假独) is skipped
-when a placement already proves a second wait.
+checks all of this against the plain definition. The single-wait test (for 独听/假独) stops
+at a placement that proves a second wait; else, for a hand that reads standard, another wait
+can only complete the winning tile's suit or the pair's suit, so it is one set intersection
+per such suit against the import-time complete suit keys (plus the special shapes' waits of a
+concealed hand); only hands that read as special shapes alone run the full wait search. Tile
+counts travel packed in one int (byte t: kind t), so adding the winning tile and the melds
+is a few additions.
 """
 
 from __future__ import annotations
@@ -26,10 +31,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import repeat
 from typing import Callable, Iterable, Sequence
 
 from mjenv.analysis import is_knitted, is_seven_pairs, is_thirteen_orphans
-from mjenv.analysis.waits import structural_wait_kinds
+from mjenv.analysis.tables import HONOR_TABLE, NUMBER_TABLE
+from mjenv.analysis.waits import special_wait_kinds, structural_wait_kinds
 from mjenv.scoring.reading import (KNITTED, LIANGMIAN, NUMBER_SUITS, SEVEN_PAIRS, SHAPES,
                                    SHUANGPENG, STANDARD, THIRTEEN_ORPHANS, Decomposition, Group,
                                    HandFacts, Reading, WinContext, decompositions)
@@ -186,8 +193,9 @@ _SUIT_COUNT = tuple(bin(m).count("1") for m in range(8))
 # The GROUPS and the PLACEMENT bits among the candidate bits.
 _GROUP_BITS = _meeting(lambda y: y.scope == GROUPS)
 _PLACEMENT_BITS = _meeting(lambda y: y.scope == PLACEMENT)
-# Per candidate flag (one set bit): the yaku's (bit in YAKU order, predicate).
-_CANDIDATE = {1 << i: (_BIT[y.id], y.predicate) for i, y in enumerate(_STANDARD_ONLY)}
+# Per candidate flag (one set bit): the yaku's flag and bit in YAKU order, its predicate.
+_CANDIDATE = {1 << i: (1 << _BIT[y.id], _BIT[y.id], y.predicate)
+              for i, y in enumerate(_STANDARD_ONLY)}
 
 
 def _hold_candidates(bits: int, r: Reading) -> tuple[int, Multi]:
@@ -196,10 +204,10 @@ def _hold_candidates(bits: int, r: Reading) -> tuple[int, Multi]:
     multi: Multi = ()
     while bits:
         low = bits & -bits
-        bit, pred = _CANDIDATE[low]
+        flag, bit, pred = _CANDIDATE[low]
         v = pred(r)
         if v:
-            mask |= 1 << bit
+            mask |= flag
             if v > 1:
                 multi += ((bit, int(v)),)
         bits ^= low
@@ -264,10 +272,10 @@ _ID_POINTS = {1 << i: (y, _POINTS_AT[i]) for i, y in enumerate(_IDS)}
 _EXCLUDERS = sum(1 << i for i, ex in enumerate(_EXCLUDED_BY) if ex)
 
 
-def _counted(mask: int, multi: Multi) -> dict[str, int]:
-    """The counted yaku of a holding mask (plus multiplicities): ids -> points, in rulebook
-    order (RULES.md §9: drop every yaku a holding yaku excludes; an excluded one still
-    excludes)."""
+def _counted(mask: int, multi: Multi) -> tuple[int, dict[str, int]]:
+    """P and the counted yaku of a holding mask (plus multiplicities): ids -> points, in
+    rulebook order (RULES.md §9: drop every yaku a holding yaku excludes; an excluded one
+    still excludes)."""
     bits = mask & _EXCLUDERS
     while bits:
         low = bits & -bits
@@ -283,7 +291,7 @@ def _counted(mask: int, multi: Multi) -> dict[str, int]:
     for bit, n in multi:
         if mask >> bit & 1:
             out[_IDS[bit]] = _POINTS_AT[bit] * n
-    return out
+    return sum(out.values()), out
 
 
 def counted(holding: dict[str, int]) -> dict[str, int]:
@@ -312,6 +320,15 @@ def _check_sizes(n_tiles: int, melds: tuple[Meld, ...]) -> None:
                          f"{len(melds)} meld(s) it must have {need}")
 
 
+# Tile counts packed into one int, byte t holding the count of kind t (at most 14 a kind here,
+# so no byte overflows): adding a tile or a meld is one addition, and ``to_bytes(34, "little")``
+# gives the counts as ``bytes``.
+_UNIT = tuple(1 << 8 * t for t in range(34))
+_MELD_UNIT = {tiles: sum(_UNIT[t] for t in tiles) for tiles in (
+    [(t, t + 1, t + 2) for t in range(27) if t % 9 <= 6]
+    + [(t,) * n for n in (3, 4) for t in range(34)])}
+
+
 def _hand_counts(hand: Sequence[int]) -> bytearray:
     """Counts of the concealed tile ints (before the win), each checked to be a tile."""
     c13 = bytearray(34)
@@ -327,19 +344,20 @@ def _hand_counts(hand: Sequence[int]) -> bytearray:
     return c13
 
 
-def _check(c13: bytearray, win_tile: int, melds: tuple[Meld, ...],
-           ctx: WinContext) -> bytearray:
-    """Validate the rest of a query given the concealed counts (sizes checked); return the
-    counts of every tile (hand, winning tile, melds)."""
+def _check(n13: int, win_tile: int, melds: tuple[Meld, ...], ctx: WinContext) -> bytes:
+    """Validate the rest of a query given the concealed counts (``n13``: packed, see
+    ``_UNIT``; sizes checked); return the counts of every tile (hand, winning tile, melds)."""
     if type(win_tile) is not int or not 0 <= win_tile < 34:
         raise ValueError(f"{win_tile!r} is not a tile index (0–33)")
-    total = c13.copy()
-    total[win_tile] += 1
+    n = n13 + _UNIT[win_tile]
     for m in melds:
         if not isinstance(m, Meld):
             raise ValueError(f"{m!r} is not a Meld")
-        for t in m.tiles:
-            total[t] += 1
+        unit = _MELD_UNIT.get(m.tiles)
+        if unit is None:
+            raise ValueError(f"{m!r} has a tile outside 0–33")
+        n += unit
+    total = n.to_bytes(34, "little")
     if max(total) > 4:
         over = [tile_name(k) for k in range(34) if total[k] > 4]
         raise ValueError(f"more than four of {', '.join(over)} in hand, winning tile and "
@@ -351,7 +369,7 @@ def _check(c13: bytearray, win_tile: int, melds: tuple[Meld, ...],
     if melds and (ctx.tianhu or ctx.dihu or ctx.renhu):
         which = "tianhu" if ctx.tianhu else "dihu" if ctx.dihu else "renhu"
         raise ValueError(f"{which} conflicts with melds: no call can precede it")
-    if ctx.juezhang and c13[win_tile]:
+    if ctx.juezhang and n13 >> 8 * win_tile & 255:
         raise ValueError(f"juezhang conflicts with the hand: it holds {tile_name(win_tile)}, "
                          f"so the winning tile is not the last of its kind")
     if ctx.qianggang and total[win_tile] > 1:
@@ -368,9 +386,9 @@ def readings(hand: Sequence[int], win_tile: int, melds: Sequence[Meld],
     tiles form no winning shape."""
     melds = tuple(melds)
     _check_sizes(len(hand), melds)
-    c13 = _hand_counts(hand)
-    total = _check(c13, win_tile, melds, ctx)
-    facts, specials, decompositions = _analyse(bytes(c13), total, win_tile, melds, ctx)
+    n13 = int.from_bytes(_hand_counts(hand), "little")
+    total = _check(n13, win_tile, melds, ctx)
+    facts, specials, decompositions = _analyse(n13, total, win_tile, melds, ctx)
     out = [facts.special(shape) for shape in specials]
     for d in decompositions:
         for placement, index in d.placements:
@@ -378,35 +396,79 @@ def readings(hand: Sequence[int], win_tile: int, melds: Sequence[Meld],
     return out
 
 
-def _analyse(key: bytes, total: bytearray, win_tile: int, melds: tuple[Meld, ...],
+def _analyse(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
              ctx: WinContext
              ) -> tuple[HandFacts, tuple[str, ...], tuple[Decomposition, ...]]:
     """Find the special shapes and the standard decompositions (each with the placements of
-    the winning tile) of checked counts (``key``: concealed, before the win; ``total``: every
-    tile); gather the hand-wide facts.
+    the winning tile) of checked counts (``n13``: concealed, before the win, packed; ``total``:
+    every tile); gather the hand-wide facts.
 
     Not memoised: from the import-time tables this costs less than a memo's upkeep does.
     """
-    c14 = bytearray(key)
-    c14[win_tile] += 1
-    key14 = bytes(c14)
+    key14 = (n13 + _UNIT[win_tile]).to_bytes(34, "little")
     specials = () if melds else _special_shapes(key14)
     found = decompositions(key14, win_tile)
-    single = (bool(specials or found)
-              and not _second_wait(found, win_tile, total)
-              and _wait_count(key, len(melds), total, win_tile) == 1)
+    if found:
+        single = not (_second_wait(found, win_tile, total)
+                      or _other_standard_wait(n13, total, win_tile, found[0].pair)
+                      or not melds and _other_special_wait(n13, total, win_tile))
+    else:
+        single = (bool(specials)
+                  and _wait_count(n13.to_bytes(34, "little"), len(melds), total, win_tile) == 1)
     return HandFacts.build(total, win_tile, single, melds, ctx), specials, found
 
 
-def _wait_count(key: bytes, n_melds: int, total: bytearray, win_tile: int) -> int:
+def _wait_count(key: bytes, n_melds: int, total: bytes, win_tile: int) -> int:
     """How many kinds the 13-tile hand waited on (RULES.md §7): its structural waits less the
     kinds held four times (``total`` counts the winning tile too)."""
     return sum(1 for t in structural_wait_kinds(key, n_melds)
                if total[t] - (t == win_tile) < 4)
 
 
+# Per suit (m, p, s, honors): the packed counts (see ``_UNIT``, suit-relative) of every
+# complete suit key, the first kind, a mask of the suit's bytes, and the unit of each rank.
+_COMPLETE = ((frozenset(map(int.from_bytes, NUMBER_TABLE, repeat("little"))),) * 3
+             + (frozenset(map(int.from_bytes, HONOR_TABLE, repeat("little"))),))
+_SUIT_AT = tuple((t // 9 if t < 27 else 3) for t in range(34))
+_SUIT_LO = (0, 9, 18, 27)
+_SUIT_MASK = ((1 << 72) - 1,) * 3 + ((1 << 56) - 1,)
+_SUIT_UNITS = ((tuple(1 << 8 * r for r in range(9)),) * 3 + (tuple(1 << 8 * r for r in range(7)),))
+
+
+def _other_standard_wait(n13: int, total: bytes, win_tile: int, pair: int) -> bool:
+    """Whether a 13-tile hand whose 14 tiles read standard (``pair``: that reading's pair)
+    waited, in the standard shape, on a kind besides ``win_tile`` that it does not hold four
+    of (RULES.md §7). Every suit but the winning tile's is complete, so another kind can only
+    complete the winning tile's suit, or the pair's suit (as a pung) when the winning tile's
+    suit is complete without it: per suit, one set intersection of its completions with the
+    import-time complete keys."""
+    ws = _SUIT_AT[win_tile]
+    lo = _SUIT_LO[ws]
+    s13 = n13 >> 8 * lo & _SUIT_MASK[ws]
+    complete = _COMPLETE[ws]
+    for key in complete.intersection(map(s13.__add__, _SUIT_UNITS[ws])):
+        t = lo + (key - s13).bit_length() // 8
+        if t != win_tile and total[t] < 4:
+            return True
+    ps = _SUIT_AT[pair]
+    if ps != ws and s13 in complete:
+        lo = _SUIT_LO[ps]
+        sp = n13 >> 8 * lo & _SUIT_MASK[ps]
+        for key in _COMPLETE[ps].intersection(map(sp.__add__, _SUIT_UNITS[ps])):
+            if total[lo + (key - sp).bit_length() // 8] < 4:
+                return True
+    return False
+
+
+def _other_special_wait(n13: int, total: bytes, win_tile: int) -> bool:
+    """Whether a concealed 13-tile hand waited on seven pairs, knitted or thirteen orphans
+    on a kind besides ``win_tile`` that it does not hold four of."""
+    return any(t != win_tile and total[t] < 4
+               for t in special_wait_kinds(n13.to_bytes(34, "little")))
+
+
 def _second_wait(decompositions: tuple[Decomposition, ...], win_tile: int,
-                 total: bytearray) -> bool:
+                 total: bytes) -> bool:
     """A cheap proof that the hand had another wait besides the winning tile: a two-sided
     placement (the chow's other end) or a dual-pung one (the other pair), unless all four of
     that kind are held. Saves the full wait search for most hands."""
@@ -446,14 +508,14 @@ def score(hand: Sequence[int], win_tile: int, melds: Sequence[Meld],
     """
     melds = tuple(melds)
     _check_sizes(len(hand), melds)
-    c13 = _hand_counts(hand)
-    return _score(c13, _check(c13, win_tile, melds, ctx), win_tile, melds, ctx)
+    n13 = int.from_bytes(_hand_counts(hand), "little")
+    return _score(n13, _check(n13, win_tile, melds, ctx), win_tile, melds, ctx)
 
 
-def _score(c13: bytearray, total: bytearray, win_tile: int, melds: tuple[Meld, ...],
+def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
            ctx: WinContext) -> ScoreResult:
-    """``score`` on checked counts: every reading's yaku, the best total."""
-    facts, specials, decompositions = _analyse(bytes(c13), total, win_tile, melds, ctx)
+    """``score`` on checked counts (``n13`` packed): every reading's yaku, the best total."""
+    facts, specials, decompositions = _analyse(n13, total, win_tile, melds, ctx)
     found: list[tuple[int, Multi, Reading]] = []
     for shape in specials:
         r = facts.special(shape)
@@ -465,6 +527,22 @@ def _score(c13: bytearray, total: bytearray, win_tile: int, melds: tuple[Meld, .
         shape_mask = -1
         shape_multi: Multi = ()
         for d in decompositions:
+            if len(d.placements) == 1:      # the usual case: GROUPS and PLACEMENT yaku at once
+                placement, index = d.placements[0]
+                r = facts.standard(d, placement, index)
+                if shape_mask < 0:
+                    shape_mask, shape_multi = _shape_yaku(r)
+                n_chows = len(r.chows)
+                pung_bits = r.pung_bits
+                mask, multi = _hold_candidates(
+                    meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[d.pair]
+                    & _MEETS_HONOR_PUNGS[(pung_bits >> 27).bit_count()]
+                    & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
+                    & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
+                                             & _ADJACENT_START).bit_count()], r)
+                found.append((mask | shape_mask, multi + shape_multi if multi else shape_multi,
+                              r))
+                continue
             group_mask = -1
             for placement, index in d.placements:
                 r = facts.standard(d, placement, index)
@@ -488,21 +566,27 @@ def _score(c13: bytearray, total: bytearray, win_tile: int, melds: tuple[Meld, .
                 else:
                     found.append((group_mask, group_multi, r))
     if not found:
-        raise NotWinningHand(f"{_describe(c13, win_tile, melds)} forms no winning shape")
+        raise NotWinningHand(f"{_describe(n13.to_bytes(34, 'little'), win_tile, melds)} "
+                             f"forms no winning shape")
     if len(found) == 1:             # most hands have one reading
         mask, multi, r = found[0]
-        yaku = _counted(mask, multi)
-        return ScoreResult(sum(yaku.values()), yaku, r.shape, r)
-    best_p = -1                     # else the first reading of the highest P
-    for mask, multi, reading in found:
-        counted_yaku = _counted(mask, multi)
-        p = sum(counted_yaku.values())
-        if p > best_p:
-            best_p, yaku, r = p, counted_yaku, reading
-    return ScoreResult(best_p, yaku, r.shape, r)
+        p, yaku = _counted(mask, multi)
+    else:
+        best_p = -1                 # else the first reading of the highest P
+        for mask, multi, reading in found:
+            p, counted_yaku = _counted(mask, multi)
+            if p > best_p:
+                best_p, yaku, r = p, counted_yaku, reading
+        p = best_p
+    res = _new_object(ScoreResult)      # ScoreResult(p, yaku, r.shape, r), less the
+    res.__dict__.update(points=p, yaku=yaku, shape=r.shape, reading=r)     # frozen init
+    return res
 
 
-def _describe(c13: bytearray, win_tile: int, melds: tuple[Meld, ...]) -> str:
+_new_object = object.__new__
+
+
+def _describe(c13: bytes, win_tile: int, melds: tuple[Meld, ...]) -> str:
     text = f"{tiles_to_str(t for t in range(34) for _ in range(c13[t]))} + {tile_name(win_tile)}"
     return text + (f" with {', '.join(map(str, melds))}" if melds else "")
 
@@ -524,10 +608,10 @@ def score_hand(hand: str | Sequence[int], win_tile: str | int,
     dealer bonus.
     """
     if isinstance(hand, str):
-        c13, n_tiles = _parse_counts(hand)
+        n13, n_tiles = _parse_counts(hand)
     else:
         hand = tuple(hand)
-        c13, n_tiles = None, len(hand)
+        n13, n_tiles = -1, len(hand)
     win = win_tile
     if isinstance(win_tile, str):
         win = _TILE_OF.get(win_tile)
@@ -547,9 +631,9 @@ def score_hand(hand: str | Sequence[int], win_tile: str | int,
     except TypeError:                       # an unhashable argument (parse_wind names a bad wind)
         ctx = _context.__wrapped__(*args)
     _check_sizes(n_tiles, melds)
-    if c13 is None:
-        c13 = _hand_counts(hand)
-    return _score(c13, _check(c13, win, melds, ctx), win, melds, ctx)
+    if n13 < 0:
+        n13 = int.from_bytes(_hand_counts(hand), "little")
+    return _score(n13, _check(n13, win, melds, ctx), win, melds, ctx)
 
 
 # Canonical tile and meld strings (``"5s"``, ``"pon:777z"``): import-time tables, so that
@@ -568,19 +652,16 @@ _DIGIT_TILES = {suit: str.maketrans({str(r + 1): chr(base + r) for r in range(9)
                 for suit, base in zip("mpsz", (0, 9, 18, 27))}
 
 
-def _parse_counts(text: str) -> tuple[bytearray, int]:
-    """Counts and number of the tiles of an mpsz hand; malformed text goes to
-    ``parse_tiles``, which names the bad part."""
+def _parse_counts(text: str) -> tuple[int, int]:
+    """Counts (packed, see ``_UNIT``) and number of the tiles of an mpsz hand; malformed text
+    goes to ``parse_tiles``, which names the bad part."""
     s = text.replace(" ", "") if " " in text else text
     if not _MPSZ.fullmatch(s):
         tiles = parse_tiles(text)
-        return _hand_counts(tiles), len(tiles)
+        return int.from_bytes(_hand_counts(tiles), "little"), len(tiles)
     tiles = "".join([digits.translate(_DIGIT_TILES[suit])
                      for digits, suit in _MPSZ_GROUP.findall(s)]).encode("latin-1")
-    c13 = bytearray(34)
-    for t in tiles:
-        c13[t] += 1
-    return c13, len(tiles)
+    return sum(map(_UNIT.__getitem__, tiles)), len(tiles)
 
 
 @lru_cache(maxsize=4096)
