@@ -10,6 +10,7 @@ Reports medians over the updates after the first (which pays for imports and pro
 and the ratio of rollout decisions/s to the bare engine's.
 
     python benchmarks/bench_train.py [--updates 4] [--num-steps 2048] [--workers 1 2]
+                                     [--features analysis-v1]
 """
 
 from __future__ import annotations
@@ -48,12 +49,14 @@ def engine_decisions_per_s(seconds: float, seed: int = 0) -> float:
     return decisions / (time.perf_counter() - t0)
 
 
-def ppo_rates(workers: int, updates: int, num_steps: int, fixed: str) -> tuple[float, float]:
+def ppo_rates(workers: int, updates: int, num_steps: int, fixed: str, features: str
+              ) -> tuple[float, float]:
     from training.ppo import Args, train
 
     with tempfile.TemporaryDirectory() as tmp:
         args = Args(out=tmp, seed=1, total_steps=num_steps * 1000, num_steps=num_steps,
-                    workers=workers, eval_every=0, fixed_opponents=fixed, device="cpu")
+                    workers=workers, eval_every=0, fixed_opponents=fixed, device="cpu",
+                    features=features)
         train(args, progress=False, stop_after=updates)
         with open(Path(tmp) / "progress.csv") as f:
             rows = list(csv.DictReader(f))[1:]
@@ -67,13 +70,15 @@ def main() -> int:
     parser.add_argument("--num-steps", type=int, default=2048)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--fixed-opponents", default="heuristic:3,random:1")
+    parser.add_argument("--features", default="", help="network input: '' or 'analysis-v1'")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f}")
     peer = engine_decisions_per_s(10.0)
     print(f"bare engine, 4 random agents: {peer:,.0f} decisions/s")
     for w in args.workers:
-        sps, dps = ppo_rates(w, args.updates, args.num_steps, args.fixed_opponents)
-        print(f"ppo --workers {w}: {sps:,.0f} learner steps/s (median of {args.updates - 1} "
+        sps, dps = ppo_rates(w, args.updates, args.num_steps, args.fixed_opponents,
+                             args.features)
+        print(f"ppo --workers {w} --features '{args.features}': {sps:,.0f} learner steps/s (median of {args.updates - 1} "
               f"updates of {args.num_steps}); rollout {dps:,.0f} decisions/s = "
               f"{dps / peer:.2f}x the bare engine")
     return 0
