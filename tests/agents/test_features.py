@@ -84,12 +84,12 @@ def test_ranges_and_the_nodefence_heuristic_agrees_with_the_planes():
                 assert planes[IDX["discard_best"], choice.tile] == 1.0
         if view.phase == "claim" and planes[IDX["call_legal"], 0] == 1.0:
             choice = nodefence.choose(view, view.legal)
-            gains = {a.kind: planes[IDX["call_gain_pon"] if a.kind == "pon" else
-                                    IDX["call_gain_chi_low"] + view.target_tile - a.tile, 0]
+            gains = {a: planes[IDX["call_gain_pon"] if a.kind == "pon" else
+                               IDX["call_gain_chi_low"] + view.target_tile - a.tile, 0]
                      for a in view.legal if a.kind in ("chi", "pon")}
             if choice.kind in ("chi", "pon"):
                 claims += 1
-                assert gains[choice.kind] > 0
+                assert gains[choice] > 0
             elif choice.kind == "pass":
                 assert all(g <= 0 for g in gains.values())
     assert turns > 20 and claims > 0
