@@ -146,26 +146,9 @@ class Analyst:
             if a.kind not in ("chi", "pon", "minkan"):
                 continue
             out[_IDX["call_legal"]] = 1.0
-            after = list(counts)
-            if a.kind == "chi":
-                used = [t for t in (a.tile, a.tile + 1, a.tile + 2) if t != x]
-                meld = Meld("chi", (a.tile, a.tile + 1, a.tile + 2), x, view.target_from)
-                row = _CALL_ROW[x - a.tile]
-            elif a.kind == "pon":
-                used, meld, row = [x, x], Meld("pon", (x,) * 3, x, view.target_from), \
-                    _IDX["call_gain_pon"]
-            else:
-                used, meld, row = [x, x, x], Meld("minkan", (x,) * 4, x, view.target_from), \
-                    _IDX["call_gain_kan"]
-            for t in used:
-                after[t] -= 1
-            new_melds = melds + (meld,)
-            if a.kind == "minkan":
-                hard = h._scored_plans(new_melds, view.rules.min_points, hard_only=True)
-                d, _ = h._evaluate(after, new_melds, view, hard)
-            else:
-                d = h._best_discard_distance(after, new_melds, view)
-            out[row] = _gain(now, d)
+            row = (_CALL_ROW[x - a.tile] if a.kind == "chi" else
+                   _IDX["call_gain_pon"] if a.kind == "pon" else _IDX["call_gain_kan"])
+            out[row] = _gain(now, h.call_distance(view, a, counts, melds))
 
 
 def feature_planes(views: Sequence[PlayerView], analyst: Analyst) -> np.ndarray:

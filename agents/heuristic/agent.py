@@ -391,7 +391,6 @@ class HeuristicAgent(BaseAgent):
         calls = [a for a in legal if a.kind in ("pon", "chi", "minkan")]
         if not p.calls or not calls or view.target_tile is None:
             return pass_action
-        x = view.target_tile
         counts = [0] * 34
         for t in view.hand:
             counts[t] += 1
@@ -402,31 +401,40 @@ class HeuristicAgent(BaseAgent):
         for a in calls:
             if a.kind == "minkan" and not p.kans:
                 continue
-            after = list(counts)
-            if a.kind == "chi":
-                used = [t for t in (a.tile, a.tile + 1, a.tile + 2) if t != x]
-                meld = Meld("chi", (a.tile, a.tile + 1, a.tile + 2), x, view.target_from)
-            elif a.kind == "pon":
-                used = [x, x]
-                meld = Meld("pon", (x,) * 3, x, view.target_from)
-            else:
-                used = [x, x, x]
-                meld = Meld("minkan", (x,) * 4, x, view.target_from)
-            for t in used:
-                after[t] -= 1
-            new_melds = melds + (meld,)
+            d = self.call_distance(view, a, counts, melds)
             if a.kind == "minkan":
-                hard = self._scored_plans(new_melds, view.rules.min_points, hard_only=True)
-                d, _ = self._evaluate(after, new_melds, view, hard)
                 ok = d <= now and any(m.is_open for m in melds)
             else:
-                d = self._best_discard_distance(after, new_melds, view)
                 ok = d < now
             if ok and threatened and d > 1.0:
                 ok = False
             if ok and (best is None or d < best[0]):
                 best = (d, a)
         return best[1] if best is not None else pass_action
+
+    def call_distance(self, view: PlayerView, call: Action, counts: list[int],
+                      melds: tuple[Meld, ...]) -> float:
+        """Value distance after the legal ``call`` (chi/pon/open kan) of the target tile, counting
+        only plans worth ``min_points``: after chi/pon, the best discard's distance; after an
+        open kan, the hand's. Also read by ``agents.features`` (the call-gain planes)."""
+        x = view.target_tile
+        after = list(counts)
+        if call.kind == "chi":
+            used = [t for t in (call.tile, call.tile + 1, call.tile + 2) if t != x]
+            meld = Meld("chi", (call.tile, call.tile + 1, call.tile + 2), x, view.target_from)
+        elif call.kind == "pon":
+            used = [x, x]
+            meld = Meld("pon", (x,) * 3, x, view.target_from)
+        else:
+            used = [x, x, x]
+            meld = Meld("minkan", (x,) * 4, x, view.target_from)
+        for t in used:
+            after[t] -= 1
+        new_melds = melds + (meld,)
+        if call.kind == "minkan":
+            hard = self._scored_plans(new_melds, view.rules.min_points, hard_only=True)
+            return self._evaluate(after, new_melds, view, hard)[0]
+        return self._best_discard_distance(after, new_melds, view)
 
     def _best_discard_distance(self, counts: list[int], melds: tuple[Meld, ...],
                                view: PlayerView) -> float:
