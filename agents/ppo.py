@@ -156,7 +156,7 @@ class NetConfig:
     observation plus the analysis planes appended after them (computed from the view)."""
 
     def __post_init__(self) -> None:
-        if self.features not in ("", _features_version()):
+        if self.features and self.features != _features_version():
             raise CheckpointError(f"network input {self.features!r} is unknown to this code "
                                   f"(it knows '' and {_features_version()!r})")
 
