@@ -14,7 +14,9 @@ The peer is ``mahjong.hand_calculating.hand.HandCalculator.estimate_hand_value``
 those kinds it can read (standard shape, seven pairs, thirteen orphans), converted to its
 136-tile format with the same melds, winds and tsumo flag; its own division cache is cleared for
 its cold pass too. mjenv is timed on exactly that subset as well, so the ratio compares like with
-like. Rates are medians over the repeats, one core, in one process, timed in process CPU time.
+like, and the two run in alternating blocks of ``--block`` hands (each side's cold pass goes on
+from block to block) so that both see the same machine. Rates are medians over the repeats, one
+core, in one process, timed in process CPU time.
 Warm means the same hands scored a second time, so it is an upper bound for hands already seen.
 ``--profile`` adds a cProfile of one cold and one warm mjenv pass (top functions by own time).
 """
@@ -110,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=5000, help="distinct hands (default 5000)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--block", type=int, default=250,
+                    help="hands per alternating block of the side-by-side passes (default 250)")
     ap.add_argument("--profile", action="store_true", help="cProfile one cold and one warm pass")
     args = ap.parse_args(argv)
 
@@ -129,27 +133,37 @@ def main(argv: list[str] | None = None) -> int:
         for q in qs:
             score_hand(**q)
 
-    def run_mahjong() -> None:
-        for tiles, win, melds, config in peer_args:
+    def run_mahjong(items: list[tuple]) -> None:
+        for tiles, win, melds, config in items:
             HandCalculator.estimate_hand_value(tiles, win, melds=melds, config=config)
+
+    def side_by_side() -> tuple[float, float]:
+        """CPU seconds of mjenv and of mahjong over the subset, in alternating blocks so that
+        both see the same machine (a shared box's speed drifts within a pass)."""
+        spent = [0.0, 0.0]
+        for lo in range(0, len(peer_queries), args.block):
+            spent[0] += _time(lambda: run_mjenv(peer_queries[lo:lo + args.block]))
+            spent[1] += _time(lambda: run_mahjong(peer_args[lo:lo + args.block]))
+        return spent[0], spent[1]
 
     n_caches = clear_mjenv_caches()
     rates: dict[str, list[float]] = {k: [] for k in
                                      ("cold", "warm", "cold_sub", "warm_sub", "mj_cold", "mj_warm")}
+    n = len(peer_queries)
     for _ in range(args.repeats):
         clear_mjenv_caches()
         rates["cold"].append(len(queries) / _time(lambda: run_mjenv(queries)))
         rates["warm"].append(len(queries) / _time(lambda: run_mjenv(queries)))
         clear_mjenv_caches()
-        rates["cold_sub"].append(len(peer_queries) / _time(lambda: run_mjenv(peer_queries)))
-        rates["warm_sub"].append(len(peer_queries) / _time(lambda: run_mjenv(peer_queries)))
         clear_mahjong_caches()
-        rates["mj_cold"].append(len(peer_args) / _time(run_mahjong))
-        rates["mj_warm"].append(len(peer_args) / _time(run_mahjong))
+        for label in ("cold", "warm"):
+            ours, theirs = side_by_side()
+            rates[f"{label}_sub"].append(n / ours)
+            rates[f"mj_{label}"].append(n / theirs)
     med = {k: statistics.median(v) for k, v in rates.items()}
 
     print(f"python benchmarks/bench_scoring.py --hands {args.hands} --seed {args.seed} "
-          f"--repeats {args.repeats}")
+          f"--repeats {args.repeats} --block {args.block}")
     print(f"hands: {len(queries)} distinct ({n_std} standard, "
           f"{shapes.count('seven_pairs')} seven pairs, {shapes.count('knitted')} knitted, "
           f"{shapes.count('thirteen_orphans')} thirteen orphans); "

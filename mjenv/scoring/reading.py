@@ -257,12 +257,10 @@ _RON_GROUPS = {g: Group(g.kind, g.first, "hand", False) for g in _HAND_GROUPS.va
 PartT = tuple[tuple[Group, ...], tuple[int, ...], tuple[int, ...], int, int]
 
 
-def _suit_parts(base: int, all_melds: set[tuple[MeldT, ...]]) -> dict[tuple[MeldT, ...], PartT]:
-    """For every melds tuple of the per-suit reading tables (relative ranks): its hand groups,
-    chow and pung first tiles, chow and pung bits, moved to the suit at ``base``. About 3,000
-    distinct tuples per number suit, so a hand's decomposition is one look-up per suit instead
-    of a rebuild."""
-    out = {}
+def _suit_parts(base: int, all_melds: list[tuple[MeldT, ...]]) -> tuple[PartT, ...]:
+    """For every melds tuple of a per-suit reading table (relative ranks): its hand groups,
+    chow and pung first tiles, chow and pung bits, moved to the suit at ``base``."""
+    out = []
     for melds in all_melds:
         groups, chows, pungs = [], [], []
         chow_bits = pung_bits = 0
@@ -275,21 +273,29 @@ def _suit_parts(base: int, all_melds: set[tuple[MeldT, ...]]) -> dict[tuple[Meld
             else:
                 pungs.append(t)
                 pung_bits |= 1 << t
-        out[melds] = (tuple(groups), tuple(chows), tuple(pungs), chow_bits, pung_bits)
-    return out
+        out.append((tuple(groups), tuple(chows), tuple(pungs), chow_bits, pung_bits))
+    return tuple(out)
 
 
-def _melds_of(table: dict[bytes, tuple[ReadingT, ...]]) -> set[tuple[MeldT, ...]]:
-    """The distinct melds tuples of a per-suit reading table."""
-    return {melds for readings in table.values() for _, melds in readings}
+def _indexed(table: dict[bytes, tuple[ReadingT, ...]]
+             ) -> tuple[dict[bytes, tuple[tuple[int, int], ...]], list[tuple[MeldT, ...]]]:
+    """A per-suit reading table with each melds tuple replaced by its index in the list of
+    the distinct ones (about 3,000 per number suit): a hand's parts are then a list look-up
+    per suit, with no hashing or comparing of nested tuples. (Parts hold ``Group``s, which
+    the garbage collector tracks for good: a few thousand of them, not one per key.)"""
+    index: dict[tuple[MeldT, ...], int] = {}
+    out = {key: tuple((p, index.setdefault(melds, len(index))) for p, melds in readings)
+           for key, readings in table.items()}
+    return out, list(index)
 
 
-_NUMBER_MELDS = _melds_of(NUMBER_TABLE)
-# Per suit (m, p, s, honors): (first kind, last kind + 1, reading table, parts).
-_SUITS = tuple((lo, hi, NUMBER_TABLE, _suit_parts(lo, _NUMBER_MELDS))
+_NUMBER_INDEXED, _NUMBER_MELDS = _indexed(NUMBER_TABLE)
+_HONOR_INDEXED, _HONOR_MELDS = _indexed(HONOR_TABLE)
+# Per suit (m, p, s, honors): (first kind, last kind + 1, indexed reading table, parts).
+_SUITS = tuple((lo, hi, _NUMBER_INDEXED, _suit_parts(lo, _NUMBER_MELDS))
                for lo, hi in SUIT_SLICES[:3]) + \
-    ((27, 34, HONOR_TABLE, _suit_parts(27, _melds_of(HONOR_TABLE))),)
-del _NUMBER_MELDS
+    ((27, 34, _HONOR_INDEXED, _suit_parts(27, _HONOR_MELDS)),)
+del _NUMBER_MELDS, _HONOR_MELDS
 
 
 def decompositions(key14: bytes, win: int) -> tuple[Decomposition, ...]:
@@ -298,7 +304,8 @@ def decompositions(key14: bytes, win: int) -> tuple[Decomposition, ...]:
     placements; ``()`` when there is none.
 
     Every suit key of a hand this size is in the import-time tables when it reads at all, so
-    this is a look-up per suit; the rare suit with several readings multiplies out.
+    this is a look-up per suit; the rare suit with several readings multiplies out. Whether
+    a suit holds the pair follows from its tile count, so all its readings agree.
     """
     combos: list[tuple[int, tuple[Group, ...], tuple[int, ...], tuple[int, ...], int, int]] \
         | None = None
@@ -307,7 +314,6 @@ def decompositions(key14: bytes, win: int) -> tuple[Decomposition, ...]:
     chows: tuple[int, ...] = ()
     pungs: tuple[int, ...] = ()
     chow_bits = pung_bits = 0
-    pair_suits = 0
     for lo, hi, table, parts in _SUITS:
         sk = key14[lo:hi]
         if not any(sk):
@@ -315,12 +321,12 @@ def decompositions(key14: bytes, win: int) -> tuple[Decomposition, ...]:
         rel = table.get(sk)
         if rel is None:
             return ()
-        if rel[0][0] >= 0:
-            pair_suits += 1
         if len(rel) == 1 and combos is None:
-            p, melds = rel[0]
-            g, c, pu, cb, pb = parts[melds]
+            p, i = rel[0]
+            g, c, pu, cb, pb = parts[i]
             if p >= 0:
+                if pair >= 0:           # a second pair
+                    return ()
                 pair = p + lo
             groups += g
             chows += c
@@ -328,17 +334,21 @@ def decompositions(key14: bytes, win: int) -> tuple[Decomposition, ...]:
             chow_bits |= cb
             pung_bits |= pb
             continue
+        options = [(p + lo if p >= 0 else -1, *parts[i]) for p, i in rel]
         if combos is None:
             combos = [(pair, groups, chows, pungs, chow_bits, pung_bits)]
-        options = [(p + lo if p >= 0 else -1, *parts[melds]) for p, melds in rel]
+        if options[0][0] >= 0 and combos[0][0] >= 0:      # a second pair
+            return ()
         combos = [(p if p >= 0 else q, g + g2, c + c2, pu + pu2, cb | cb2, pb | pb2)
                   for p, g, c, pu, cb, pb in combos for q, g2, c2, pu2, cb2, pb2 in options]
-    if pair_suits != 1:
-        return ()
     if combos is None:
+        if pair < 0:
+            return ()
         return (_new_tuple(Decomposition, (pair, groups, chows, pungs, chow_bits, pung_bits,
                                            placements(pair, groups, win, chow_bits,
                                                       pung_bits))),)
+    if combos[0][0] < 0:
+        return ()
     return tuple([_new_tuple(Decomposition, (p, g, c, pu, cb, pb,
                                              placements(p, g, win, cb, pb)))
                   for p, g, c, pu, cb, pb in combos])

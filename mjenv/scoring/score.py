@@ -98,14 +98,14 @@ _ORDER = _BIT
 _POINTS = {y.id: y.points for y in YAKU.values()}
 _EXCLUDES = {y.id: y.excludes for y in YAKU.values() if y.excludes}
 Multi = tuple[tuple[int, int], ...]
-Predicates = tuple[tuple[int, int, Callable[[Reading], int]], ...]   # (bit, 1 << bit, pred)
+Entries = tuple[tuple[int, int, Callable[[Reading], int]], ...]   # (flag, bit, predicate)
 
 
-def _predicates(yakus: Iterable[Yaku]) -> Predicates:
-    return tuple((_BIT[y.id], 1 << _BIT[y.id], y.predicate) for y in yakus)
+def _predicates(yakus: Iterable[Yaku]) -> Entries:
+    return tuple((1 << _BIT[y.id], _BIT[y.id], y.predicate) for y in yakus)
 
 
-def _per_shape(scope: str) -> dict[str, Predicates]:
+def _per_shape(scope: str) -> dict[str, Entries]:
     return {shape: _predicates(y for y in YAKU.values() if y.scope == scope and shape in y.shapes)
             for shape in SHAPES}
 
@@ -137,23 +137,42 @@ def _within(yakus: Sequence[Yaku], attr: str, size: int) -> tuple[int, ...]:
 
 _WITHIN_RANKS = _within(tuple(YAKU.values()), "within_ranks", 1 << 10)
 _WITHIN_SUITS = _within(tuple(YAKU.values()), "within_suits", 32)
-_ENTRY = {1 << i: (i, y.predicate) for i, y in enumerate(YAKU.values())}
+_ENTRY = {1 << i: (1 << i, i, y.predicate) for i, y in enumerate(YAKU.values())}
 
 
-def _hold_mask(bits: int, r: Reading) -> tuple[int, Multi]:
-    """``_hold`` over the yaku of ``bits`` (YAKU bits), in rulebook order."""
+def _entries(bits: int, entry: dict[int, tuple[int, int, Callable[[Reading], int]]],
+             memo: dict[int, Entries]) -> Entries:
+    """The ``(flag, bit, predicate)`` of every set bit of ``bits``, lowest first: memoised
+    per mask, since a few thousand masks recur over any run of hands and taking an int of
+    ~100 bits apart costs more than the predicates it selects."""
+    found = memo.get(bits)
+    if found is None:
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        out = []
+        rest = bits
+        while rest:
+            low = rest & -rest
+            out.append(entry[low])
+            rest ^= low
+        found = memo[bits] = tuple(out)
+    return found
+
+
+def _hold_entries(entries: Entries, r: Reading) -> tuple[int, Multi]:
+    """The yaku among ``entries`` that hold for ``r``: their mask (YAKU bits), and the
+    multiplicities above 1."""
     mask = 0
     multi: Multi = ()
-    while bits:
-        low = bits & -bits
-        bit, pred = _ENTRY[low]
+    for flag, bit, pred in entries:
         v = pred(r)
         if v:
-            mask |= low
+            mask |= flag
             if v > 1:
                 multi += ((bit, int(v)),)
-        bits ^= low
     return mask, multi
+
+
 if any(y.shapes != {STANDARD} for y in YAKU.values() if y.scope in (GROUPS, PLACEMENT)):
     raise RuntimeError("decomposition and placement yaku must be standard-shape only")
 
@@ -171,7 +190,7 @@ def _meeting(ok: Callable[[Yaku], bool]) -> int:
 
 _MEETS_CHOWS = tuple(_meeting(lambda y: y.chows <= c and y.pungs <= 4 - c) for c in range(5))
 _MEETS_HONOR_PUNGS = tuple(_meeting(lambda y: y.honor_pungs <= h) for h in range(5))
-_MEETS_QUADS = tuple(_meeting(lambda y: y.quads <= q) for q in range(4))      # 3: 3 or more
+_MEETS_QUADS = tuple(_meeting(lambda y: y.quads <= q) for q in range(4))  # at most 3 (14 tiles)
 _MEETS_SUITS = tuple(_meeting(lambda y: y.suits <= n) for n in range(4))
 _MEETS_KONGS = tuple(_meeting(lambda y: y.kongs <= k) for k in range(5))
 _MEETS_PAIR = tuple(_meeting(lambda y: y.pairs >> t & 1 == 1) for t in range(34))
@@ -198,49 +217,25 @@ _CANDIDATE = {1 << i: (1 << _BIT[y.id], _BIT[y.id], y.predicate)
               for i, y in enumerate(_STANDARD_ONLY)}
 
 
-def _hold_candidates(bits: int, r: Reading) -> tuple[int, Multi]:
-    """``_hold`` over the standard-only yaku of candidate ``bits``, lowest bit first."""
-    mask = 0
-    multi: Multi = ()
-    while bits:
-        low = bits & -bits
-        flag, bit, pred = _CANDIDATE[low]
-        v = pred(r)
-        if v:
-            mask |= flag
-            if v > 1:
-                multi += ((bit, int(v)),)
-        bits ^= low
-    return mask, multi
-
-
 # Memos of the TILES and SITUATION yaku per (shape, everything they may read: suits and ranks;
 # the flags, single wait and open melds), few distinct keys recur across hands. Each is emptied
 # when full (memory stays bounded) and by ``clear_caches``.
 _TILES_MEMO: dict[tuple[str, int, int], tuple[int, Multi]] = {}
 _SITUATION_MEMO: dict[tuple[str, int, bool, int], tuple[int, Multi]] = {}
 _MEMO_SIZE = 1 << 14
+# Per-mask memos: the entries of a YAKU mask (``_ENTRY``) and of a candidate mask
+# (``_CANDIDATE``), and the counted yaku of a holding mask.
+_ENTRIES_MEMO: dict[int, Entries] = {}
+_CANDIDATES_MEMO: dict[int, Entries] = {}
+_COUNTED_MEMO: dict[int, tuple[int, dict[str, int]]] = {}
 
 
 def clear_caches() -> None:
     """Forget memoised results (for cold-start benchmarks; results never depend on them)."""
-    _TILES_MEMO.clear()
-    _SITUATION_MEMO.clear()
+    for memo in (_TILES_MEMO, _SITUATION_MEMO, _ENTRIES_MEMO, _CANDIDATES_MEMO, _COUNTED_MEMO,
+                 _DIGIT_COUNTS):
+        memo.clear()
     _context.cache_clear()
-
-
-def _hold(predicates: Predicates, r: Reading) -> tuple[int, Multi]:
-    """The yaku among ``predicates`` that hold for ``r``: their mask, and the multiplicities
-    above 1."""
-    mask = 0
-    multi: Multi = ()
-    for bit, flag, pred in predicates:
-        v = pred(r)
-        if v:
-            mask |= flag
-            if v > 1:
-                multi += ((bit, int(v)),)
-    return mask, multi
 
 
 def _shape_yaku(r: Reading) -> tuple[int, Multi]:
@@ -254,14 +249,15 @@ def _shape_yaku(r: Reading) -> tuple[int, Multi]:
     if tiles is None:
         if len(_TILES_MEMO) >= _MEMO_SIZE:
             _TILES_MEMO.clear()
-        tiles = _TILES_MEMO[key] = _hold_mask(_TILES_MASK[shape] & within, r)
+        tiles = _TILES_MEMO[key] = _hold_entries(
+            _entries(_TILES_MASK[shape] & within, _ENTRY, _ENTRIES_MEMO), r)
     key2 = (shape, r.ctx.flags, r.single_wait, r.open_melds)
     situation = _SITUATION_MEMO.get(key2)
     if situation is None:
         if len(_SITUATION_MEMO) >= _MEMO_SIZE:
             _SITUATION_MEMO.clear()
-        situation = _SITUATION_MEMO[key2] = _hold(_SITUATION_YAKU[shape], r)
-    mask, multi = _hold_mask(_HAND_MASK[shape] & within, r)
+        situation = _SITUATION_MEMO[key2] = _hold_entries(_SITUATION_YAKU[shape], r)
+    mask, multi = _hold_entries(_entries(_HAND_MASK[shape] & within, _ENTRY, _ENTRIES_MEMO), r)
     return mask | tiles[0] | situation[0], multi + tiles[1] + situation[1]
 
 
@@ -275,7 +271,13 @@ _EXCLUDERS = sum(1 << i for i, ex in enumerate(_EXCLUDED_BY) if ex)
 def _counted(mask: int, multi: Multi) -> tuple[int, dict[str, int]]:
     """P and the counted yaku of a holding mask (plus multiplicities): ids -> points, in
     rulebook order (RULES.md §9: drop every yaku a holding yaku excludes; an excluded one
-    still excludes)."""
+    still excludes). Memoised per mask when there are no multiplicities (the callers copy
+    the dict they hand out)."""
+    holding = mask
+    if not multi:
+        found = _COUNTED_MEMO.get(holding)
+        if found is not None:
+            return found
     bits = mask & _EXCLUDERS
     while bits:
         low = bits & -bits
@@ -288,10 +290,15 @@ def _counted(mask: int, multi: Multi) -> tuple[int, dict[str, int]]:
         yid, points = _ID_POINTS[low]
         out[yid] = points
         bits ^= low
-    for bit, n in multi:
-        if mask >> bit & 1:
-            out[_IDS[bit]] = _POINTS_AT[bit] * n
-    return sum(out.values()), out
+    if multi:
+        for bit, n in multi:
+            if mask >> bit & 1:
+                out[_IDS[bit]] = _POINTS_AT[bit] * n
+        return sum(out.values()), out
+    if len(_COUNTED_MEMO) >= _MEMO_SIZE:
+        _COUNTED_MEMO.clear()
+    found = _COUNTED_MEMO[holding] = sum(out.values()), out
+    return found
 
 
 def counted(holding: dict[str, int]) -> dict[str, int]:
@@ -324,6 +331,8 @@ def _check_sizes(n_tiles: int, melds: tuple[Meld, ...]) -> None:
 # so no byte overflows): adding a tile or a meld is one addition, and ``to_bytes(34, "little")``
 # gives the counts as ``bytes``.
 _UNIT = tuple(1 << 8 * t for t in range(34))
+_PLUS_123 = sum(123 << 8 * t for t in range(34))
+_HIGH_BITS = sum(128 << 8 * t for t in range(34))
 _MELD_UNIT = {tiles: sum(_UNIT[t] for t in tiles) for tiles in (
     [(t, t + 1, t + 2) for t in range(27) if t % 9 <= 6]
     + [(t,) * n for n in (3, 4) for t in range(34)])}
@@ -358,7 +367,7 @@ def _check(n13: int, win_tile: int, melds: tuple[Meld, ...], ctx: WinContext) ->
             raise ValueError(f"{m!r} has a tile outside 0–33")
         n += unit
     total = n.to_bytes(34, "little")
-    if max(total) > 4:
+    if n + _PLUS_123 & _HIGH_BITS:     # some byte above 4 (123 + 5 sets its high bit)
         over = [tile_name(k) for k in range(34) if total[k] > 4]
         raise ValueError(f"more than four of {', '.join(over)} in hand, winning tile and "
                          f"melds")
@@ -405,7 +414,7 @@ def _analyse(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
 
     Not memoised: from the import-time tables this costs less than a memo's upkeep does.
     """
-    key14 = (n13 + _UNIT[win_tile]).to_bytes(34, "little")
+    key14 = (n13 + _UNIT[win_tile]).to_bytes(34, "little") if melds else total
     specials = () if melds else _special_shapes(key14)
     found = decompositions(key14, win_tile)
     if found:
@@ -521,7 +530,7 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
         r = facts.special(shape)
         found.append((*_shape_yaku(r), r))
     if decompositions:
-        meets = (_MEETS_QUADS[min(len(facts.quads), 3)] & _MEETS_KONGS[len(facts.kongs)]
+        meets = (_MEETS_QUADS[len(facts.quads)] & _MEETS_KONGS[len(facts.kongs)]
                  & _MEETS_SUITS[_SUIT_COUNT[facts.suits & NUMBER_SUITS]]
                  & _MEETS_WITHIN_SUITS[facts.suits] & _MEETS_RANKS[facts.ranks])
         shape_mask = -1
@@ -534,12 +543,13 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                     shape_mask, shape_multi = _shape_yaku(r)
                 n_chows = len(r.chows)
                 pung_bits = r.pung_bits
-                mask, multi = _hold_candidates(
+                mask, multi = _hold_entries(_entries(
                     meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[d.pair]
                     & _MEETS_HONOR_PUNGS[(pung_bits >> 27).bit_count()]
                     & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
                     & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
-                                             & _ADJACENT_START).bit_count()], r)
+                                             & _ADJACENT_START).bit_count()],
+                    _CANDIDATE, _CANDIDATES_MEMO), r)
                 found.append((mask | shape_mask, multi + shape_multi if multi else shape_multi,
                               r))
                 continue
@@ -556,12 +566,13 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                                   & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
                                   & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
                                                            & _ADJACENT_START).bit_count()])
-                    group_mask, group_multi = _hold_candidates(candidates & _GROUP_BITS, r)
+                    group_mask, group_multi = _hold_entries(
+                        _entries(candidates & _GROUP_BITS, _CANDIDATE, _CANDIDATES_MEMO), r)
                     group_mask |= shape_mask
                     group_multi += shape_multi
                     candidates &= _PLACEMENT_BITS
                 if candidates:
-                    mask, multi = _hold_candidates(candidates, r)
+                    mask, multi = _hold_entries(_entries(candidates, _CANDIDATE, _CANDIDATES_MEMO), r)
                     found.append((mask | group_mask, multi + group_multi, r))
                 else:
                     found.append((group_mask, group_multi, r))
@@ -579,7 +590,7 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                 best_p, yaku, r = p, counted_yaku, reading
         p = best_p
     res = _new_object(ScoreResult)      # ScoreResult(p, yaku, r.shape, r), less the
-    res.__dict__.update(points=p, yaku=yaku, shape=r.shape, reading=r)     # frozen init
+    res.__dict__.update(points=p, yaku=yaku.copy(), shape=r.shape, reading=r)     # frozen init
     return res
 
 
@@ -644,12 +655,14 @@ _MELD_OF = {str(m): m for m in (
     + [Meld(kind, (t,) * (3 if kind == "pon" else 4))
        for kind in ("pon", "minkan", "kakan", "ankan") for t in range(34)])}
 
-# Well-formed mpsz without spaces, and its digit groups; per suit letter, the translation of
-# its digits into characters whose code points are the tiles.
+# Well-formed mpsz without spaces, and its digit groups; per suit letter, the shift of its
+# first kind in the packed counts (see ``_UNIT``).
 _MPSZ = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)*")
 _MPSZ_GROUP = re.compile(r"([1-9]+)([mpsz])")
-_DIGIT_TILES = {suit: str.maketrans({str(r + 1): chr(base + r) for r in range(9)})
-                for suit, base in zip("mpsz", (0, 9, 18, 27))}
+_SUIT_SHIFT = {"m": 0, "p": 8 * 9, "s": 8 * 18, "z": 8 * 27}
+# Memo: the packed counts of a digit group (``"1123"``) as ranks of one suit. A few thousand
+# groups recur over any run of hands; emptied when full and by ``clear_caches``.
+_DIGIT_COUNTS: dict[str, int] = {}
 
 
 def _parse_counts(text: str) -> tuple[int, int]:
@@ -659,9 +672,16 @@ def _parse_counts(text: str) -> tuple[int, int]:
     if not _MPSZ.fullmatch(s):
         tiles = parse_tiles(text)
         return int.from_bytes(_hand_counts(tiles), "little"), len(tiles)
-    tiles = "".join([digits.translate(_DIGIT_TILES[suit])
-                     for digits, suit in _MPSZ_GROUP.findall(s)]).encode("latin-1")
-    return sum(map(_UNIT.__getitem__, tiles)), len(tiles)
+    total = n = 0
+    for digits, suit in _MPSZ_GROUP.findall(s):
+        counts = _DIGIT_COUNTS.get(digits)
+        if counts is None:
+            if len(_DIGIT_COUNTS) >= _MEMO_SIZE:
+                _DIGIT_COUNTS.clear()
+            counts = _DIGIT_COUNTS[digits] = sum(1 << 8 * (ord(d) - 49) for d in digits)
+        total += counts << _SUIT_SHIFT[suit]
+        n += len(digits)
+    return total, n
 
 
 @lru_cache(maxsize=4096)

@@ -33,20 +33,27 @@ def _only_ranks(r: Reading, mask: int) -> bool:
     return r.suits & _HONORS == 0 and r.ranks & ~mask == 0
 
 
+# Per ``Reading.suits >> 3`` (the WIND and DRAGON bits): the numbers its honors count for.
+_HONOR_NUMBERS = (0, 1, 1, 2)
+
+
 def _numbers_used(r: Reading) -> int:
-    return bin(r.ranks).count("1") + (r.suits & WIND != 0) + (r.suits & DRAGON != 0)
+    return r.ranks.bit_count() + _HONOR_NUMBERS[r.suits >> 3]
+
+
+_SUIT_STARTS = 1 | 1 << 9 | 1 << 18     # rank 1 of each number suit, as tile bits
 
 
 def _laoshao_counts(r: Reading) -> tuple[int, int]:
     """(老少顺 count, 老少刻 count): per suit, pairs of 123+789 chows and 111+999 pungs."""
-    c, p = r.chows, r.pungs
-    shun = ke = 0
-    for base in (0, 9, 18):
-        if base in c and base + 6 in c:
-            shun += min(c.count(base), c.count(base + 6))
-        if base in p and base + 8 in p:
-            ke += 1
-    return shun, ke
+    shun = 0
+    both = r.chow_bits & r.chow_bits >> 6 & _SUIT_STARTS
+    if both:
+        c = r.chows
+        for base in (0, 9, 18):
+            if both >> base & 1:
+                shun += min(c.count(base), c.count(base + 6))
+    return shun, (r.pung_bits & r.pung_bits >> 8 & _SUIT_STARTS).bit_count()
 
 
 @yaku("jiangyan", "将眼", "2-5-8 Pair", 1, S, scope=GROUPS, pairs=of_ranks(2, 5, 8))
@@ -104,13 +111,14 @@ def liang_xushu(r: Reading) -> bool:
 @yaku("yitiaolong", "一条龙", "Pure Straight", 6, S, excludes=("laoshao",), scope=GROUPS, chows=3,
       ranks=range(1, 10))
 def yitiaolong(r: Reading) -> bool:
-    c = r.chows
-    return any(b in c and b + 3 in c and b + 6 in c for b in (0, 9, 18))
+    c = r.chow_bits
+    return c & c >> 3 & c >> 6 & _SUIT_STARTS != 0
 
 
 @yaku("laoshao", "老少", "Old and Young", 1, S, scope=GROUPS, ranks=(1, 9))
 def laoshao(r: Reading) -> bool:
-    return _laoshao_counts(r) != (0, 0)
+    c, p = r.chow_bits, r.pung_bits
+    return (c & c >> 6 | p & p >> 8) & _SUIT_STARTS != 0
 
 
 @yaku("fengyao", "逢幺", "Old and Young Mixed", 4, S, excludes=("laoshao",),
@@ -133,6 +141,12 @@ def laoshao_shuangdui(r: Reading) -> bool:
     return _laoshao_counts(r)[1] >= 2
 
 
+# Per rank index k: the chow starts (tile bits) whose chow holds rank k, the pungs of rank k.
+_CHOWS_HOLDING = tuple(sum(1 << t for t in range(27) if t % 9 <= 6 and t % 9 <= k <= t % 9 + 2)
+                       for k in range(9))
+_PUNGS_OF = tuple(_SUIT_STARTS << k for k in range(9))
+
+
 @yaku("quandai", "全带", "Rank in Every Set", 10, S, scope=GROUPS, pairs=NUMBERS,
       within_suits=NUMBERS_ONLY)
 def quandai(r: Reading) -> bool:
@@ -140,13 +154,7 @@ def quandai(r: Reading) -> bool:
     if r.pair >= 27:
         return False
     rank = r.pair % 9
-    for g in r.groups:
-        if g.first >= 27:
-            return False
-        lo = g.first % 9
-        if not (lo <= rank <= lo + 2 if g.kind == "chow" else lo == rank):
-            return False
-    return True
+    return not (r.chow_bits & ~_CHOWS_HOLDING[rank] or r.pung_bits & ~_PUNGS_OF[rank])
 
 
 @yaku("jishu_duidui", "奇数对对胡", "All Odd Pungs", 10, S, excludes=("duiduihu",),

@@ -2,28 +2,21 @@
 
 from __future__ import annotations
 
-from mjenv.scoring.reading import CHOW, DRAGON, WIND, Reading
+from mjenv.scoring.reading import DRAGON, WIND, Reading
 from mjenv.scoring.yaku.base import GROUPS, NUMBERS_ONLY, OUTSIDE, S, TERMINALS, TILES, yaku
 
 _TERMINAL_RANKS = (1 << 1) | (1 << 9)
 
 
-def _outside(tile: int) -> bool:
-    """A terminal or an honor."""
-    return tile >= 27 or tile % 9 in (0, 8)
+# Tile bits: the terminals and honors; the chow starts whose chow holds a terminal.
+_OUTSIDE = sum(1 << t for t in range(34) if t >= 27 or t % 9 in (0, 8))
+_OUTSIDE_CHOWS = sum(1 << t for t in range(27) if t % 9 in (0, 6))
 
 
 def _all_groups_outside(r: Reading) -> bool:
     """Every meld and the pair holds a terminal or an honor."""
-    if not _outside(r.pair):
-        return False
-    for g in r.groups:
-        if g.kind == CHOW:
-            if g.first % 9 not in (0, 6):
-                return False
-        elif not _outside(g.first):
-            return False
-    return True
+    return (_OUTSIDE >> r.pair & 1 == 1 and not r.chow_bits & ~_OUTSIDE_CHOWS
+            and not r.pung_bits & ~_OUTSIDE)
 
 
 @yaku("hunquan", "混全带幺", "Outside Hand", 4, S, scope=GROUPS, pairs=OUTSIDE)
