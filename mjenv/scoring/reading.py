@@ -422,23 +422,22 @@ class HandFacts(NamedTuple):
         """The standard reading of decomposition ``d`` with the winning tile placed as
         ``placement`` in group ``index`` (``None``: the pair). A win on a discard leaves the
         group it completes unconcealed (RULES.md §7), one 暗刻 fewer if it is a pung."""
-        groups = d.groups
-        concealed = len(d.pungs) + self.meld_concealed
+        pair, groups, chows, pungs, chow_bits, pung_bits, _ = d    # one unpack, not six look-ups
+        concealed = len(pungs) + self.meld_concealed
         if index is not None and not self.ctx.tsumo:
             g = groups[index]
             groups = groups[:index] + (_RON_GROUPS[g],) + groups[index + 1:]
             concealed -= g.kind == PUNG
         if self.melds:
             groups += self.meld_groups
-            chows = tuple(sorted(d.chows + self.meld_chows)) if self.meld_chows else d.chows
-            pungs = tuple(sorted(d.pungs + self.meld_pungs)) if self.meld_pungs else d.pungs
-            return _new_tuple(Reading, (STANDARD, groups, d.pair, placement, index, chows, pungs,
-                                        self.kongs, concealed) + self.shared
-                              + (d.chow_bits | self.meld_chow_bits,
-                                 d.pung_bits | self.meld_pung_bits))
-        return _new_tuple(Reading, (STANDARD, groups, d.pair, placement, index, d.chows, d.pungs,
-                                    self.kongs, concealed) + self.shared
-                          + (d.chow_bits, d.pung_bits))
+            if self.meld_chows:
+                chows = tuple(sorted(chows + self.meld_chows))
+            if self.meld_pungs:
+                pungs = tuple(sorted(pungs + self.meld_pungs))
+            chow_bits |= self.meld_chow_bits
+            pung_bits |= self.meld_pung_bits
+        return _new_tuple(Reading, (STANDARD, groups, pair, placement, index, chows, pungs,
+                                    self.kongs, concealed) + self.shared + (chow_bits, pung_bits))
 
 
 def meld_group(m: Meld) -> Group:

@@ -15,8 +15,10 @@ when the reading misses a minimum it declares (chows, pungs, honor pungs, kongs,
 number suits, ranks, pair kinds, twin chows, adjacent pungs) or exceeds a maximum (ranks,
 suits): one AND of per-value bit masks gives the candidates. A
 reading's holding yaku are one int (bit i: the i-th yaku in rulebook order), so exclusions
-are ORs of masks and the counted yaku come out in order. Nothing else is memoised: per-hand
-memos cost more to keep than they save on distinct hands. ``tests/scoring/test_properties.py``
+are ORs of masks and the counted yaku come out in order. Masks recur across hands, so the
+predicates a mask selects and the counted yaku of a holding mask are memoised per mask, as are
+the counts of an mpsz digit group; nothing is memoised per hand (on distinct hands such memos
+cost more to keep than they save). ``tests/scoring/test_properties.py``
 checks all of this against the plain definition. The single-wait test (for 独听/假独) stops
 at a placement that proves a second wait; else, for a hand that reads standard, another wait
 can only complete the winning tile's suit or the pair's suit, so it is one set intersection
@@ -218,10 +220,12 @@ _CANDIDATE = {1 << i: (1 << _BIT[y.id], _BIT[y.id], y.predicate)
 
 
 # Memos of the TILES and SITUATION yaku per (shape, everything they may read: suits and ranks;
-# the flags, single wait and open melds), few distinct keys recur across hands. Each is emptied
+# the flags, single wait and open melds), packed into one int; few distinct keys recur across
+# hands. Each is emptied
 # when full (memory stays bounded) and by ``clear_caches``.
-_TILES_MEMO: dict[tuple[str, int, int], tuple[int, Multi]] = {}
-_SITUATION_MEMO: dict[tuple[str, int, bool, int], tuple[int, Multi]] = {}
+_TILES_MEMO: dict[int, tuple[int, Multi]] = {}
+_SITUATION_MEMO: dict[int, tuple[int, Multi]] = {}
+_SHAPE_CODE = {shape: i for i, shape in enumerate(SHAPES)}
 _MEMO_SIZE = 1 << 14
 # Per-mask memos: the entries of a YAKU mask (``_ENTRY``) and of a candidate mask
 # (``_CANDIDATE``), and the counted yaku of a holding mask.
@@ -243,20 +247,22 @@ def _shape_yaku(r: Reading) -> tuple[int, Multi]:
     of that shape. TILES and SITUATION yaku are memoised on all they may read (the scopes are
     checked by ``tests/scoring/test_properties.py``)."""
     shape = r.shape
-    within = _WITHIN_RANKS[r.ranks] & _WITHIN_SUITS[r.suits]
-    key = (shape, r.suits, r.ranks)
+    suits = r.suits
+    ranks = r.ranks
+    within = _WITHIN_RANKS[ranks] & _WITHIN_SUITS[suits]
+    key = (ranks << 5 | suits) << 2 | _SHAPE_CODE[shape]          # ints: cheap to hash
     tiles = _TILES_MEMO.get(key)
     if tiles is None:
         if len(_TILES_MEMO) >= _MEMO_SIZE:
             _TILES_MEMO.clear()
         tiles = _TILES_MEMO[key] = _hold_entries(
             _entries(_TILES_MASK[shape] & within, _ENTRY, _ENTRIES_MEMO), r)
-    key2 = (shape, r.ctx.flags, r.single_wait, r.open_melds)
-    situation = _SITUATION_MEMO.get(key2)
+    key = ((r.ctx.flags << 1 | r.single_wait) << 3 | r.open_melds) << 2 | _SHAPE_CODE[shape]
+    situation = _SITUATION_MEMO.get(key)
     if situation is None:
         if len(_SITUATION_MEMO) >= _MEMO_SIZE:
             _SITUATION_MEMO.clear()
-        situation = _SITUATION_MEMO[key2] = _hold_entries(_SITUATION_YAKU[shape], r)
+        situation = _SITUATION_MEMO[key] = _hold_entries(_SITUATION_YAKU[shape], r)
     mask, multi = _hold_entries(_entries(_HAND_MASK[shape] & within, _ENTRY, _ENTRIES_MEMO), r)
     return mask | tiles[0] | situation[0], multi + tiles[1] + situation[1]
 

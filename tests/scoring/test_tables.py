@@ -208,7 +208,26 @@ PLAIN = {
         v == 2 for v in Counter(t % 9 for t in p).values()),
     "sanyuanpai": lambda c, p, pair: sum(1 for t in p if t >= 31),
     "da_sanfeng": lambda c, p, pair: sum(1 for t in p if 27 <= t <= 30) >= 3,
+    "quandai": lambda c, p, pair: pair < 27 and all(t % 9 <= pair % 9 <= t % 9 + 2 for t in c)
+    and all(t < 27 and t % 9 == pair % 9 for t in p),
+    "hunquan": lambda c, p, pair: _plain_outside(pair) and all(t % 9 in (0, 6) for t in c)
+    and all(_plain_outside(t) for t in p),
+    "yitiaolong": lambda c, p, pair: any({b, b + 3, b + 6} <= set(c) for b in (0, 9, 18)),
+    "laoshao": lambda c, p, pair: any(_plain_laoshao(c, p)),
+    "fengyao": lambda c, p, pair: min(_plain_laoshao(c, p)) >= 1,
+    "laoshao_shuangshun": lambda c, p, pair: _plain_laoshao(c, p)[0] >= 2,
+    "laoshao_shuangdui": lambda c, p, pair: _plain_laoshao(c, p)[1] >= 2,
 }
+
+
+def _plain_outside(t: int) -> bool:
+    return t >= 27 or t % 9 in (0, 8)
+
+
+def _plain_laoshao(c: tuple[int, ...], p: tuple[int, ...]) -> tuple[int, int]:
+    """(老少顺, 老少刻) counts: per suit, 123+789 chow couples and a 111+999 pung couple."""
+    return (sum(min(c.count(b), c.count(b + 6)) for b in (0, 9, 18)),
+            sum(1 for b in (0, 9, 18) if b in p and b + 8 in p))
 
 
 def test_bit_test_yaku_match_their_plain_definitions() -> None:
@@ -216,11 +235,15 @@ def test_bit_test_yaku_match_their_plain_definitions() -> None:
     replaced, on random sorted chow and pung sets (four melds, any pair)."""
     base = score_hand("456p789s111z2z", "2z", "chi:234m").reading
     rng = random.Random(13)
+    all_chows = [t for t in range(27) if t % 9 <= 6]
+    terminal_chows = [t for t in all_chows if t % 9 in (0, 6)]      # half the time: the
+    terminal_pungs = [t for t in range(27) if t % 9 in (0, 8)]       # 老少 family shows up
     for _ in range(n(20000, 200000)):
         k = rng.randint(0, 4)
-        chows = tuple(sorted(rng.choice([t for t in range(27) if t % 9 <= 6])
+        outside = rng.random() < 0.5
+        chows = tuple(sorted(rng.choice(terminal_chows if outside else all_chows)
                              for _ in range(k)))
-        pungs = tuple(sorted(rng.sample(range(34), 4 - k)))
+        pungs = tuple(sorted(rng.sample(terminal_pungs if outside else range(34), 4 - k)))
         pair = rng.randrange(34)
         r = base._replace(chows=chows, pungs=pungs, pair=pair,
                           chow_bits=sum(1 << t for t in set(chows)),
