@@ -326,8 +326,10 @@ def _groups(agent: str, vs: str, deals: int, seed: int, rules: RuleConfig, match
         for i in range(deals):
             yield _run_group(i)
         return
-    with multiprocessing.get_context().Pool(workers, initializer=_init_worker,
-                                            initargs=args) as pool:
+    # A forked child of a process whose torch thread pool has started (a PPO agent was loaded
+    # above) can hang in its first parallel op: start fresh interpreters then.
+    context = multiprocessing.get_context("spawn" if "torch" in sys.modules else None)
+    with context.Pool(workers, initializer=_init_worker, initargs=args) as pool:
         yield from pool.imap(_run_group, range(deals), chunksize=1 if match else 4)
 
 

@@ -1,6 +1,10 @@
 """The duplicate harness: determinism, worker independence, the four rotations, statistics."""
 
+import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -153,3 +157,13 @@ def test_snapshots_report_the_groups_done_so_far():
     assert [s["deals_done"] for s in seen] == [2, 4]
     assert all(s["deals"] == 5 for s in seen) and final["deals_done"] == 5
     assert seen[0] == evaluate("random", "random", deals=2, seed=1) | {"deals": 5}
+
+
+def test_ppo_agents_evaluate_in_worker_processes():
+    """A process that loaded a PPO agent starts its workers fresh (a forked child of a process
+    whose torch thread pool is running can hang): same report as in-process, in bounded time."""
+    code = ("import json; from training.evaluate import evaluate; "
+            "print(json.dumps(evaluate('ppo:pretrained', 'random', deals=2, seed=5, workers=2)))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=180, cwd=Path(__file__).resolve().parents[2], check=True)
+    assert json.loads(out.stdout) == evaluate("ppo:pretrained", "random", deals=2, seed=5)
