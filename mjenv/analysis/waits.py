@@ -149,6 +149,9 @@ def _structural_waits(key: bytes, n_melds: int) -> tuple[int, ...]:
 _orphan_counts = operator.itemgetter(*ORPHANS)
 # The rank mask (bit r: rank r + 1 held) of a number suit's counts, each 0 or 1.
 _RANK_MASK = {bytes(m >> r & 1 for r in range(9)): m for m in range(512)}
+# Per valid knitted rank mask: the ranks (0-based) one more tile of which keeps it valid.
+_KNIT_ADDABLE = {m: tuple(r for r in range(9) if not m >> r & 1 and m | 1 << r in KNIT_VALID)
+                 for m in KNIT_VALID}
 
 
 def _special_waits(key: bytes) -> list[int]:
@@ -159,10 +162,9 @@ def _special_waits(key: bytes) -> list[int]:
     if max(key) == 1:
         masks = [_RANK_MASK[key[lo:hi]] for lo, hi in SUIT_SLICES[:3]]
         if all(m in KNIT_VALID for m in masks):
-            for suit, (lo, hi) in enumerate(SUIT_SLICES):
-                for t in range(lo, hi):
-                    if not key[t] and (suit == 3 or masks[suit] | 1 << (t - lo) in KNIT_VALID):
-                        out.append(t)
+            for lo, mask in zip((0, 9, 18), masks):
+                out.extend(lo + r for r in _KNIT_ADDABLE[mask])
+            out.extend(t for t in range(27, 34) if not key[t])
     if sum(_orphan_counts(key)) == 13:
         missing = [t for t in ORPHANS if not key[t]]
         if not missing:
