@@ -16,7 +16,8 @@ those kinds it can read (standard shape, seven pairs, thirteen orphans), convert
 its cold pass too. mjenv is timed on exactly that subset as well, so the ratio compares like with
 like, and the two run in alternating blocks of ``--block`` hands (each side's cold pass goes on
 from block to block) so that both see the same machine. Rates are medians over the repeats, one
-core, in one process, timed in process CPU time.
+core, in one process, timed in process CPU time; the ratio is the median of the per-repeat
+ratios, with their range.
 Warm means the same hands scored a second time, so it is an upper bound for hands already seen.
 ``--profile`` adds a cProfile of one cold and one warm mjenv pass (top functions by own time).
 """
@@ -174,8 +175,14 @@ def main(argv: list[str] | None = None) -> int:
           f"warm {med['warm_sub']:9.0f}")
     print(f"  mahjong estimate_hand_value      cold {med['mj_cold']:9.0f}   "
           f"warm {med['mj_warm']:9.0f}")
-    print(f"  ratio mjenv / mahjong            cold {med['cold_sub'] / med['mj_cold']:9.2f}x  "
-          f"warm {med['warm_sub'] / med['mj_warm']:9.2f}x")
+    # The ratio of each repeat (its two sides ran in alternating blocks), median and range:
+    # a shared machine's speed drifts between repeats more than within one.
+    ratios = {label: sorted(o / m for o, m in zip(rates[f"{label}_sub"], rates[f"mj_{label}"]))
+              for label in ("cold", "warm")}
+    print(f"  ratio mjenv / mahjong            cold {statistics.median(ratios['cold']):9.2f}x  "
+          f"warm {statistics.median(ratios['warm']):9.2f}x   (per repeat: cold "
+          f"{ratios['cold'][0]:.2f}–{ratios['cold'][-1]:.2f}x, warm "
+          f"{ratios['warm'][0]:.2f}–{ratios['warm'][-1]:.2f}x)")
 
     if args.profile:
         for label, clear in (("cold", True), ("warm", False)):
