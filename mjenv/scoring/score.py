@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence, TypeVar
 
 from mjenv.analysis import is_knitted, is_seven_pairs, is_thirteen_orphans
 from mjenv.analysis.tables import HONOR_TABLE, NUMBER_TABLE
@@ -100,6 +100,7 @@ _ORDER = _BIT
 _POINTS = {y.id: y.points for y in YAKU.values()}
 _EXCLUDES = {y.id: y.excludes for y in YAKU.values() if y.excludes}
 Multi = tuple[tuple[int, int], ...]
+_V = TypeVar("_V")
 Entries = tuple[tuple[int, int, Callable[[Reading], int]], ...]   # (flag, bit, predicate)
 
 
@@ -149,15 +150,13 @@ def _entries(bits: int, entry: dict[int, tuple[int, int, Callable[[Reading], int
     ~100 bits apart costs more than the predicates it selects."""
     found = memo.get(bits)
     if found is None:
-        if len(memo) >= _MEMO_SIZE:
-            memo.clear()
         out = []
         rest = bits
         while rest:
             low = rest & -rest
             out.append(entry[low])
             rest ^= low
-        found = memo[bits] = tuple(out)
+        found = _remember(memo, bits, tuple(out))
     return found
 
 
@@ -221,8 +220,7 @@ _CANDIDATE = {1 << i: (1 << _BIT[y.id], _BIT[y.id], y.predicate)
 
 # Memos of the TILES and SITUATION yaku per (shape, everything they may read: suits and ranks;
 # the flags, single wait and open melds), packed into one int; few distinct keys recur across
-# hands. Each is emptied
-# when full (memory stays bounded) and by ``clear_caches``.
+# hands. Each memo here is emptied when full (memory stays bounded) and by ``clear_caches``.
 _TILES_MEMO: dict[int, tuple[int, Multi]] = {}
 _SITUATION_MEMO: dict[int, tuple[int, Multi]] = {}
 _SHAPE_CODE = {shape: i for i, shape in enumerate(SHAPES)}
@@ -232,6 +230,14 @@ _MEMO_SIZE = 1 << 14
 _ENTRIES_MEMO: dict[int, Entries] = {}
 _CANDIDATES_MEMO: dict[int, Entries] = {}
 _COUNTED_MEMO: dict[int, tuple[int, dict[str, int]]] = {}
+
+
+def _remember(memo: dict, key: object, value: _V) -> _V:
+    """Store ``value`` in ``memo`` (emptied first when full) and return it."""
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def clear_caches() -> None:
@@ -253,16 +259,12 @@ def _shape_yaku(r: Reading) -> tuple[int, Multi]:
     key = (ranks << 5 | suits) << 2 | _SHAPE_CODE[shape]          # ints: cheap to hash
     tiles = _TILES_MEMO.get(key)
     if tiles is None:
-        if len(_TILES_MEMO) >= _MEMO_SIZE:
-            _TILES_MEMO.clear()
-        tiles = _TILES_MEMO[key] = _hold_entries(
-            _entries(_TILES_MASK[shape] & within, _ENTRY, _ENTRIES_MEMO), r)
+        tiles = _remember(_TILES_MEMO, key, _hold_entries(
+            _entries(_TILES_MASK[shape] & within, _ENTRY, _ENTRIES_MEMO), r))
     key = ((r.ctx.flags << 1 | r.single_wait) << 3 | r.open_melds) << 2 | _SHAPE_CODE[shape]
     situation = _SITUATION_MEMO.get(key)
     if situation is None:
-        if len(_SITUATION_MEMO) >= _MEMO_SIZE:
-            _SITUATION_MEMO.clear()
-        situation = _SITUATION_MEMO[key] = _hold_entries(_SITUATION_YAKU[shape], r)
+        situation = _remember(_SITUATION_MEMO, key, _hold_entries(_SITUATION_YAKU[shape], r))
     mask, multi = _hold_entries(_entries(_HAND_MASK[shape] & within, _ENTRY, _ENTRIES_MEMO), r)
     return mask | tiles[0] | situation[0], multi + tiles[1] + situation[1]
 
@@ -301,10 +303,7 @@ def _counted(mask: int, multi: Multi) -> tuple[int, dict[str, int]]:
             if mask >> bit & 1:
                 out[_IDS[bit]] = _POINTS_AT[bit] * n
         return sum(out.values()), out
-    if len(_COUNTED_MEMO) >= _MEMO_SIZE:
-        _COUNTED_MEMO.clear()
-    found = _COUNTED_MEMO[holding] = sum(out.values()), out
-    return found
+    return _remember(_COUNTED_MEMO, holding, (sum(out.values()), out))
 
 
 def counted(holding: dict[str, int]) -> dict[str, int]:
@@ -682,9 +681,7 @@ def _parse_counts(text: str) -> tuple[int, int]:
     for digits, suit in _MPSZ_GROUP.findall(s):
         counts = _DIGIT_COUNTS.get(digits)
         if counts is None:
-            if len(_DIGIT_COUNTS) >= _MEMO_SIZE:
-                _DIGIT_COUNTS.clear()
-            counts = _DIGIT_COUNTS[digits] = sum(1 << 8 * (ord(d) - 49) for d in digits)
+            counts = _remember(_DIGIT_COUNTS, digits, sum(1 << 8 * (ord(d) - 49) for d in digits))
         total += counts << _SUIT_SHIFT[suit]
         n += len(digits)
     return total, n
