@@ -96,7 +96,6 @@ _IDS = tuple(YAKU)
 _BIT = {y: i for i, y in enumerate(_IDS)}
 _POINTS_AT = tuple(y.points for y in YAKU.values())
 _EXCLUDED_BY = tuple(sum(1 << _BIT[e] for e in y.excludes) for y in YAKU.values())
-_ORDER = _BIT
 _POINTS = {y.id: y.points for y in YAKU.values()}
 _EXCLUDES = {y.id: y.excludes for y in YAKU.values() if y.excludes}
 Multi = tuple[tuple[int, int], ...]
@@ -311,7 +310,7 @@ def counted(holding: dict[str, int]) -> dict[str, int]:
     dropped: set[str] = set()
     for i in holding:
         dropped |= _EXCLUDES.get(i, frozenset())
-    return {i: _POINTS[i] * holding[i] for i in sorted(holding, key=_ORDER.get)
+    return {i: _POINTS[i] * holding[i] for i in sorted(holding, key=_BIT.get)
             if i not in dropped}
 
 
