@@ -216,15 +216,18 @@ _HONOR_SUITS = {pattern: (WIND if any(k < 31 for k in kinds) else 0)
                 for pattern, kinds in _HONOR_KINDS.items()}
 
 
+_NINE = (1 << 72) - 1            # the nine bytes of one number suit
+
+
 def tile_facts(counts: bytes) -> tuple[tuple[int, ...], int, int, tuple[int, ...]]:
     """``(kinds, suits, ranks, fours)`` of the 34 counts of every tile of a hand: the kinds
     present, the ``Reading.suits`` and ``Reading.ranks`` masks, the kinds held four times.
     (Byte-level operations and per-suit table look-ups: no Python loop over the kinds.)"""
-    present = counts.translate(_PRESENT)
-    m = int.from_bytes(present[0:9], "little")
-    p = int.from_bytes(present[9:18], "little")
-    s = int.from_bytes(present[18:27], "little")
-    z = int.from_bytes(present[27:34], "little")
+    present = int.from_bytes(counts.translate(_PRESENT), "little")
+    m = present & _NINE
+    p = present >> 72 & _NINE
+    s = present >> 144 & _NINE
+    z = present >> 216
     return (_SUIT_KINDS[0][m] + _SUIT_KINDS[1][p] + _SUIT_KINDS[2][s] + _HONOR_KINDS[z],
             (m and SUIT_M) | (p and SUIT_P) | (s and SUIT_S) | _HONOR_SUITS[z],
             _RANKS_OF[m | p | s],
@@ -291,10 +294,11 @@ def _indexed(table: dict[bytes, tuple[ReadingT, ...]]
 
 _NUMBER_INDEXED, _NUMBER_MELDS = _indexed(NUMBER_TABLE)
 _HONOR_INDEXED, _HONOR_MELDS = _indexed(HONOR_TABLE)
-# Per suit (m, p, s, honors): (first kind, last kind + 1, indexed reading table, parts).
-_SUITS = tuple((lo, hi, _NUMBER_INDEXED, _suit_parts(lo, _NUMBER_MELDS))
+# Per suit (m, p, s, honors): (first kind, last kind + 1, its counts when empty, indexed
+# reading table, parts).
+_SUITS = tuple((lo, hi, bytes(hi - lo), _NUMBER_INDEXED, _suit_parts(lo, _NUMBER_MELDS))
                for lo, hi in SUIT_SLICES[:3]) + \
-    ((27, 34, _HONOR_INDEXED, _suit_parts(27, _HONOR_MELDS)),)
+    ((27, 34, bytes(7), _HONOR_INDEXED, _suit_parts(27, _HONOR_MELDS)),)
 del _NUMBER_MELDS, _HONOR_MELDS
 
 
@@ -314,9 +318,9 @@ def decompositions(key14: bytes, win: int) -> tuple[Decomposition, ...]:
     chows: tuple[int, ...] = ()
     pungs: tuple[int, ...] = ()
     chow_bits = pung_bits = 0
-    for lo, hi, table, parts in _SUITS:
+    for lo, hi, empty, table, parts in _SUITS:
         sk = key14[lo:hi]
-        if not any(sk):
+        if sk == empty:
             continue
         rel = table.get(sk)
         if rel is None:

@@ -7,23 +7,27 @@ every yaku that holds, then drop each yaku that another holding yaku excludes.
 Speed (the engine scores on every ron check; the benchmark scores every hand cold): the
 decompositions come from the import-time per-suit tables (``mjenv.analysis.tables``, and the
 per-suit groups and chow/pung bits of ``mjenv.scoring.reading``), one look-up per suit. Each
-predicate runs at its declared scope (``Yaku.scope``) — tile-content yaku once per (shape,
-suits, ranks) and situation yaku once per (shape, flags, single wait, open melds), both
-memoised since those keys recur across hands; other hand-wide yaku once per shape;
+predicate runs at its declared scope (``Yaku.scope``) — suit-content yaku once per (shape,
+suits) at import, into a table; tile-content yaku once per (shape, suits, ranks) and
+situation yaku once per (shape, flags, single wait, open melds), both memoised since those
+keys recur across hands; other hand-wide yaku once per shape;
 decomposition yaku once per decomposition; placement yaku once per reading — and is skipped
 when the reading misses a minimum it declares (chows, pungs, honor pungs, kongs, quads,
-number suits, ranks, pair kinds, twin chows, adjacent pungs) or exceeds a maximum (ranks,
-suits): one AND of per-value bit masks gives the candidates. A
+number suits, ranks, pair kinds, twin chows, adjacent pungs), exceeds a maximum (ranks,
+suits, number suits) or is placed where it cannot hold (对碰, 假独, 平胡): one AND of
+per-value bit masks gives the candidates. A
 reading's holding yaku are one int (bit i: the i-th yaku in rulebook order), so exclusions
 are ORs of masks and the counted yaku come out in order. Masks recur across hands, so the
-predicates a mask selects and the counted yaku of a holding mask are memoised per mask, as are
-the counts of an mpsz digit group; nothing is memoised per hand (on distinct hands such memos
-cost more to keep than they save). ``tests/scoring/test_properties.py``
+predicates a mask selects and the counted yaku of a holding mask are memoised per mask (a new
+holding mask is put together from memoised parts); nothing is memoised per hand (on distinct
+hands such memos cost more to keep than they save). An mpsz digit group is one table look-up
+per four digits. ``tests/scoring/test_properties.py``
 checks all of this against the plain definition. The single-wait test (for 独听/假独) stops
 at a placement that proves a second wait; else, for a hand that reads standard, another wait
 can only complete the winning tile's suit or the pair's suit, so it is one set intersection
 per such suit against the import-time complete suit keys (plus the special shapes' waits of a
-concealed hand); only hands that read as special shapes alone run the full wait search. Tile
+concealed hand); a knitted or thirteen-orphans hand waits on special shapes only, and only
+seven-pairs hands run the full wait search. Tile
 counts travel packed in one int (byte t: kind t), so adding the winning tile and the melds
 is a few additions.
 """
@@ -42,7 +46,9 @@ from mjenv.analysis.waits import special_wait_kinds, structural_wait_kinds
 from mjenv.scoring.reading import (KNITTED, LIANGMIAN, NUMBER_SUITS, SEVEN_PAIRS, SHAPES,
                                    SHUANGPENG, STANDARD, THIRTEEN_ORPHANS, Decomposition, Group,
                                    HandFacts, Reading, WinContext, decompositions)
-from mjenv.scoring.yaku import GROUPS, HAND, PLACEMENT, SITUATION, TILES, YAKU, Yaku
+from mjenv.scoring.yaku import GROUPS, HAND, PLACEMENT, SITUATION, SUITS, TILES, YAKU, Yaku
+from mjenv.scoring.yaku.base import PLACEMENTS
+from mjenv.scoring.yaku.numbers import HONOR_NUMBERS
 from mjenv.tiles import (TILE_NAMES, Meld, parse_meld, parse_tile, parse_tiles, parse_wind,
                          tile_name, tiles_to_str)
 
@@ -121,24 +127,42 @@ def _mask_per_shape(scope: str) -> dict[str, int]:
 
 
 # TILES and HAND yaku per shape as masks over the YAKU bits, filtered by the declared maxima:
-# ``_WITHIN_RANKS[ranks]``/``_WITHIN_SUITS[suits]`` have the bits of the yaku whose
-# ``within_ranks``/``within_suits`` allow them.
+# ``_WITHIN_RANKS[ranks | suits >> 3 << 10]``/``_WITHIN_SUITS[suits]`` have the bits of the
+# yaku whose ``within_ranks`` and ``most_numbers``/``within_suits`` and ``most_suits`` allow
+# them.
 _TILES_MASK = _mask_per_shape(TILES)
 _HAND_MASK = _mask_per_shape(HAND)
+# Number suits present, per Reading.suits & NUMBER_SUITS.
+_SUIT_COUNT = tuple(bin(m).count("1") for m in range(8))
 
 
-def _within(yakus: Sequence[Yaku], attr: str, size: int) -> tuple[int, ...]:
-    """Entry v: the bits (indices into ``yakus``) of the yaku whose maximum ``attr`` allows
-    the value v (``v & ~maximum == 0``); the few distinct maxima are grouped first."""
-    groups: dict[int, int] = {}
+def _grouped(yakus: Sequence[Yaku], maxima: Callable[[Yaku], tuple[int, int]],
+             allows: Callable[[int, int, int], bool], size: int) -> tuple[int, ...]:
+    """Entry v: the bits (indices into ``yakus``) of the yaku whose two maxima ``allows``
+    the value v; the few distinct pairs of maxima are grouped first."""
+    groups: dict[tuple[int, int], int] = {}
     for i, y in enumerate(yakus):
-        groups[getattr(y, attr)] = groups.get(getattr(y, attr), 0) | 1 << i
-    return tuple(sum(bits for most, bits in groups.items() if v & ~most == 0)
+        groups[maxima(y)] = groups.get(maxima(y), 0) | 1 << i
+    return tuple(sum(bits for (a, b), bits in groups.items() if allows(v, a, b))
                  for v in range(size))
 
 
-_WITHIN_RANKS = _within(tuple(YAKU.values()), "within_ranks", 1 << 10)
-_WITHIN_SUITS = _within(tuple(YAKU.values()), "within_suits", 32)
+def _within_ranks(yakus: Sequence[Yaku]) -> tuple[int, ...]:
+    """Per ``ranks | suits >> 3 << 10`` (the number ranks and the honor suits present)."""
+    return _grouped(yakus, lambda y: (y.within_ranks, y.most_numbers),
+                    lambda v, most, n: v & 1023 & ~most == 0
+                    and (v & 1023).bit_count() + HONOR_NUMBERS[v >> 10] <= n, 1 << 12)
+
+
+def _within_suits(yakus: Sequence[Yaku]) -> tuple[int, ...]:
+    """Per ``Reading.suits``."""
+    return _grouped(yakus, lambda y: (y.within_suits, y.most_suits),
+                    lambda v, most, n: v & ~most == 0 and _SUIT_COUNT[v & NUMBER_SUITS] <= n,
+                    32)
+
+
+_WITHIN_RANKS = _within_ranks(tuple(YAKU.values()))
+_WITHIN_SUITS = _within_suits(tuple(YAKU.values()))
 _ENTRY = {1 << i: (1 << i, i, y.predicate) for i, y in enumerate(YAKU.values())}
 
 
@@ -157,6 +181,17 @@ def _entries(bits: int, entry: dict[int, tuple[int, int, Callable[[Reading], int
             rest ^= low
         found = _remember(memo, bits, tuple(out))
     return found
+
+
+def _candidate_entries(bits: int) -> Entries:
+    """``_entries`` of a candidate mask not seen yet, put together from its two 32-bit halves
+    (a few hundred distinct each, against more than a thousand distinct masks)."""
+    low = bits & _CHUNK_ALL
+    high = bits ^ low
+    return _remember(_CANDIDATES_MEMO, bits,
+                     (_CANDIDATE_PARTS.get(low) or _entries(low, _CANDIDATE, _CANDIDATE_PARTS))
+                     + (_CANDIDATE_PARTS.get(high)
+                        or _entries(high, _CANDIDATE, _CANDIDATE_PARTS)))
 
 
 def _hold_entries(entries: Entries, r: Reading) -> tuple[int, Multi]:
@@ -198,15 +233,13 @@ _MEETS_TWIN_CHOWS = tuple(_meeting(lambda y: y.twin_chows <= n) for n in range(4
 _MEETS_ADJACENT_PUNGS = tuple(_meeting(lambda y: y.adjacent_pungs <= n) for n in range(4))
 # Number pungs t whose t+1 may be a pung of the same suit.
 _ADJACENT_START = sum(1 << t for t in range(27) if t % 9 < 8)
-_MEETS_WITHIN_RANKS = _within(_STANDARD_ONLY, "within_ranks", 1 << 10)
-_MEETS_WITHIN_SUITS = _within(_STANDARD_ONLY, "within_suits", 32)
+_MEETS_WITHIN_RANKS = _within_ranks(_STANDARD_ONLY)
+_MEETS_WITHIN_SUITS = _within_suits(_STANDARD_ONLY)
+_MEETS_PLACEMENT = {p: _meeting(lambda y: p in y.placements) for p in PLACEMENTS}
 _RANK_MINIMUM_BITS = {m: _meeting(lambda y: y.ranks == m)
                       for m in {y.ranks for y in _STANDARD_ONLY}}
 _MEETS_RANKS = tuple(sum(bits for m, bits in _RANK_MINIMUM_BITS.items() if ranks & m == m)
                      & _MEETS_WITHIN_RANKS[ranks] for ranks in range(1 << 10))
-
-# Number suits present, per Reading.suits & NUMBER_SUITS.
-_SUIT_COUNT = tuple(bin(m).count("1") for m in range(8))
 
 
 # The GROUPS and the PLACEMENT bits among the candidate bits.
@@ -228,7 +261,18 @@ _MEMO_SIZE = 1 << 14
 # (``_CANDIDATE``), and the counted yaku of a holding mask.
 _ENTRIES_MEMO: dict[int, Entries] = {}
 _CANDIDATES_MEMO: dict[int, Entries] = {}
+_CANDIDATE_PARTS: dict[int, Entries] = {}      # per 32-bit half of a candidate mask
 _COUNTED_MEMO: dict[int, tuple[int, dict[str, int]]] = {}
+# Parts of a new counted mask: what a set of excluders drops; the yaku of each of its three
+# 32-bit chunks.
+_DROP_MEMO: dict[int, int] = {}
+_CHUNK_BITS = 32
+_CHUNK_ALL = (1 << _CHUNK_BITS) - 1
+if len(_IDS) > 3 * _CHUNK_BITS:
+    raise RuntimeError("a counted mask is read as three chunks: widen _CHUNK_BITS")
+_LOW_CHUNKS: dict[int, tuple[int, tuple[tuple[str, int], ...]]] = {}
+_MID_CHUNKS: dict[int, tuple[int, tuple[tuple[str, int], ...]]] = {}
+_HIGH_CHUNKS: dict[int, tuple[int, tuple[tuple[str, int], ...]]] = {}
 
 
 def _remember(memo: dict, key: object, value: _V) -> _V:
@@ -242,67 +286,117 @@ def _remember(memo: dict, key: object, value: _V) -> _V:
 def clear_caches() -> None:
     """Forget memoised results (for cold-start benchmarks; results never depend on them)."""
     for memo in (_TILES_MEMO, _SITUATION_MEMO, _ENTRIES_MEMO, _CANDIDATES_MEMO, _COUNTED_MEMO,
-                 _DIGIT_COUNTS):
+                 _CANDIDATE_PARTS, _DROP_MEMO, _LOW_CHUNKS, _MID_CHUNKS, _HIGH_CHUNKS):
         memo.clear()
     _context.cache_clear()
 
 
+def _suits_table() -> tuple[tuple[int, Multi], ...]:
+    """Entry ``suits << 2 | shape code``: the SUITS-scope yaku that hold (mask, multiplicities),
+    evaluated at import on readings that have nothing but a shape and suits (so a predicate
+    that reads more fails here, at import)."""
+    blank = Reading._make([None] * len(Reading._fields))
+    return tuple(_hold_entries(_SUITS_YAKU[shape], blank._replace(shape=shape, suits=suits))
+                 for suits in range(32) for shape in SHAPES)
+
+
+_SUITS_YAKU = _per_shape(SUITS)
+_SUITS_HOLD = _suits_table()
+_NONE: tuple[int, Multi] = (0, ())
+
+
 def _shape_yaku(r: Reading) -> tuple[int, Multi]:
-    """TILES-, SITUATION- and HAND-scope yaku of ``r``'s shape: the same for every reading
-    of that shape. TILES and SITUATION yaku are memoised on all they may read (the scopes are
-    checked by ``tests/scoring/test_properties.py``)."""
+    """SUITS-, TILES-, SITUATION- and HAND-scope yaku of ``r``'s shape: the same for every
+    reading of that shape. SUITS yaku come from an import-time table; TILES and SITUATION
+    yaku are memoised on all they may read (the scopes are checked by
+    ``tests/scoring/test_properties.py``); TILES and HAND yaku run only past their maxima."""
     shape = r.shape
+    code = _SHAPE_CODE[shape]
     suits = r.suits
     ranks = r.ranks
-    within = _WITHIN_RANKS[ranks] & _WITHIN_SUITS[suits]
-    key = (ranks << 5 | suits) << 2 | _SHAPE_CODE[shape]          # ints: cheap to hash
-    tiles = _TILES_MEMO.get(key)
-    if tiles is None:
-        tiles = _remember(_TILES_MEMO, key, _hold_entries(
-            _entries(_TILES_MASK[shape] & within, _ENTRY, _ENTRIES_MEMO), r))
-    key = ((r.ctx.flags << 1 | r.single_wait) << 3 | r.open_melds) << 2 | _SHAPE_CODE[shape]
+    within = _WITHIN_RANKS[ranks | suits >> 3 << 10] & _WITHIN_SUITS[suits]
+    bits = _TILES_MASK[shape] & within
+    if bits:
+        key = (ranks << 5 | suits) << 2 | code          # ints: cheap to hash
+        tiles = _TILES_MEMO.get(key)
+        if tiles is None:
+            tiles = _remember(_TILES_MEMO, key, _hold_entries(
+                _entries(bits, _ENTRY, _ENTRIES_MEMO), r))
+    else:
+        tiles = _NONE
+    key = ((r.ctx.flags << 1 | r.single_wait) << 3 | r.open_melds) << 2 | code
     situation = _SITUATION_MEMO.get(key)
     if situation is None:
         situation = _remember(_SITUATION_MEMO, key, _hold_entries(_SITUATION_YAKU[shape], r))
-    mask, multi = _hold_entries(_entries(_HAND_MASK[shape] & within, _ENTRY, _ENTRIES_MEMO), r)
-    return mask | tiles[0] | situation[0], multi + tiles[1] + situation[1]
+    bits = _HAND_MASK[shape] & within
+    mask, multi = _hold_entries(_entries(bits, _ENTRY, _ENTRIES_MEMO), r) if bits else _NONE
+    suit_mask, suit_multi = _SUITS_HOLD[suits << 2 | code]
+    return (mask | tiles[0] | situation[0] | suit_mask,
+            multi + tiles[1] + situation[1] + suit_multi)
 
 
-# Per yaku flag (one set bit): the flags it excludes, its id and points; and the flags of the
-# yaku that exclude anything.
-_EXCLUDED_BY_FLAG = {1 << i: ex for i, ex in enumerate(_EXCLUDED_BY)}
-_ID_POINTS = {1 << i: (y, _POINTS_AT[i]) for i, y in enumerate(_IDS)}
+# The flags of the yaku that exclude anything, and per yaku flag (one set bit) the flags it
+# excludes.
 _EXCLUDERS = sum(1 << i for i, ex in enumerate(_EXCLUDED_BY) if ex)
+_EXCLUDED_BY_FLAG = {1 << i: ex for i, ex in enumerate(_EXCLUDED_BY)}
+
+
+def _dropped(excluders: int) -> int:
+    """The flags that the holding yaku ``excluders`` (flags) exclude."""
+    out = 0
+    while excluders:
+        low = excluders & -excluders
+        out |= _EXCLUDED_BY_FLAG[low]
+        excluders ^= low
+    return out
+
+
+def _chunk_items(memo: dict[int, tuple[int, tuple[tuple[str, int], ...]]], k: int, bits: int
+                 ) -> tuple[int, tuple[tuple[str, int], ...]]:
+    """The points and ``(id, points)`` of the yaku set in chunk ``k`` of a counted mask,
+    remembered in ``memo``."""
+    items = []
+    rest = bits
+    while rest:
+        low = rest & -rest
+        i = k * _CHUNK_BITS + low.bit_length() - 1
+        items.append((_IDS[i], _POINTS_AT[i]))
+        rest ^= low
+    return _remember(memo, bits, (sum(p for _, p in items), tuple(items)))
 
 
 def _counted(mask: int, multi: Multi) -> tuple[int, dict[str, int]]:
     """P and the counted yaku of a holding mask (plus multiplicities): ids -> points, in
     rulebook order (RULES.md §9: drop every yaku a holding yaku excludes; an excluded one
     still excludes). Memoised per mask when there are no multiplicities (the callers copy
-    the dict they hand out)."""
+    the dict they hand out); a new mask is put together from memos of what its excluders
+    drop (a few hundred distinct sets) and of its chunks (a few hundred each), since
+    thousands of distinct masks occur but few distinct parts."""
     holding = mask
     if not multi:
         found = _COUNTED_MEMO.get(holding)
         if found is not None:
             return found
-    bits = mask & _EXCLUDERS
-    while bits:
-        low = bits & -bits
-        mask &= ~_EXCLUDED_BY_FLAG[low]
-        bits ^= low
-    out = {}
-    bits = mask
-    while bits:
-        low = bits & -bits
-        yid, points = _ID_POINTS[low]
-        out[yid] = points
-        bits ^= low
+    excluders = mask & _EXCLUDERS
+    if excluders:
+        drop = _DROP_MEMO.get(excluders)
+        if drop is None:
+            drop = _remember(_DROP_MEMO, excluders, _dropped(excluders))
+        mask &= ~drop
+    low = mask & _CHUNK_ALL
+    mid = mask >> _CHUNK_BITS & _CHUNK_ALL
+    high = mask >> 2 * _CHUNK_BITS
+    a = _LOW_CHUNKS.get(low) or _chunk_items(_LOW_CHUNKS, 0, low)
+    b = _MID_CHUNKS.get(mid) or _chunk_items(_MID_CHUNKS, 1, mid)
+    c = _HIGH_CHUNKS.get(high) or _chunk_items(_HIGH_CHUNKS, 2, high)
+    p = a[0] + b[0] + c[0]
+    out = dict(a[1] + b[1] + c[1])
     if multi:
         for bit, n in multi:
             if mask >> bit & 1:
                 out[_IDS[bit]] = _POINTS_AT[bit] * n
         return sum(out.values()), out
-    return _remember(_COUNTED_MEMO, holding, (sum(out.values()), out))
+    return _remember(_COUNTED_MEMO, holding, (p, out))
 
 
 def counted(holding: dict[str, int]) -> dict[str, int]:
@@ -352,7 +446,9 @@ def _hand_counts(hand: Sequence[int]) -> bytearray:
     except (IndexError, TypeError, ValueError):
         ok = False
     if not ok:
-        bad = [t for t in hand if type(t) is not int or not 0 <= t < 34] or [hand]
+        bad = [t for t in hand if type(t) is not int or not 0 <= t < 34]
+        if not bad:                     # a count past 255 overflowed its byte
+            raise ValueError(f"{len(hand)} tiles are far too many for a hand")
         raise ValueError(f"{bad[0]!r} is not a tile index (0–33)")
     return c13
 
@@ -425,17 +521,17 @@ def _analyse(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
         single = not (_second_wait(found, win_tile, total)
                       or _other_standard_wait(n13, total, win_tile, found[0].pair)
                       or not melds and _other_special_wait(n13, total, win_tile))
+    elif specials:
+        # A knitted or thirteen-orphans hand is 13 kinds none of which makes a chow with
+        # another, with at most one pair: no standard or seven-pairs wait, so the special
+        # waits are all. A seven-pairs hand may also have waited in the standard shape.
+        key13 = n13.to_bytes(34, "little")
+        kinds = (structural_wait_kinds(key13, 0) if specials[0] == SEVEN_PAIRS
+                 else special_wait_kinds(key13))
+        single = sum(1 for t in kinds if total[t] - (t == win_tile) < 4) == 1
     else:
-        single = (bool(specials)
-                  and _wait_count(n13.to_bytes(34, "little"), len(melds), total, win_tile) == 1)
+        single = False
     return HandFacts.build(total, win_tile, single, melds, ctx), specials, found
-
-
-def _wait_count(key: bytes, n_melds: int, total: bytes, win_tile: int) -> int:
-    """How many kinds the 13-tile hand waited on (RULES.md §7): its structural waits less the
-    kinds held four times (``total`` counts the winning tile too)."""
-    return sum(1 for t in structural_wait_kinds(key, n_melds)
-               if total[t] - (t == win_tile) < 4)
 
 
 # Per suit (m, p, s, honors): the packed counts (see ``_UNIT``, suit-relative) of every
@@ -547,13 +643,14 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                     shape_mask, shape_multi = _shape_yaku(r)
                 n_chows = len(r.chows)
                 pung_bits = r.pung_bits
-                mask, multi = _hold_entries(_entries(
-                    meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[d.pair]
-                    & _MEETS_HONOR_PUNGS[(pung_bits >> 27).bit_count()]
-                    & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
-                    & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
-                                             & _ADJACENT_START).bit_count()],
-                    _CANDIDATE, _CANDIDATES_MEMO), r)
+                candidates = (meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[d.pair]
+                              & _MEETS_PLACEMENT[placement]
+                              & _MEETS_HONOR_PUNGS[(pung_bits >> 27).bit_count()]
+                              & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
+                              & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
+                                                       & _ADJACENT_START).bit_count()])
+                mask, multi = _hold_entries(  # (the memo's hit inline: one call less per hand)
+                    _CANDIDATES_MEMO.get(candidates) or _candidate_entries(candidates), r)
                 found.append((mask | shape_mask, multi + shape_multi if multi else shape_multi,
                               r))
                 continue
@@ -575,8 +672,9 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                     group_mask |= shape_mask
                     group_multi += shape_multi
                     candidates &= _PLACEMENT_BITS
-                if candidates:
-                    mask, multi = _hold_entries(_entries(candidates, _CANDIDATE, _CANDIDATES_MEMO), r)
+                here = candidates & _MEETS_PLACEMENT[placement]
+                if here:
+                    mask, multi = _hold_entries(_entries(here, _CANDIDATE, _CANDIDATES_MEMO), r)
                     found.append((mask | group_mask, multi + group_multi, r))
                 else:
                     found.append((group_mask, group_multi, r))
@@ -585,7 +683,7 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                              f"forms no winning shape")
     if len(found) == 1:             # most hands have one reading
         mask, multi, r = found[0]
-        p, yaku = _counted(mask, multi)
+        p, yaku = (not multi and _COUNTED_MEMO.get(mask)) or _counted(mask, multi)
     else:
         best_p = -1                 # else the first reading of the highest P
         for mask, multi, reading in found:
@@ -645,7 +743,8 @@ def score_hand(hand: str | Sequence[int], win_tile: str | int,
         ctx = _context(*args)
     except TypeError:                       # an unhashable argument (parse_wind names a bad wind)
         ctx = _context.__wrapped__(*args)
-    _check_sizes(n_tiles, melds)
+    if n_tiles + 3 * len(melds) != 13:
+        _check_sizes(n_tiles, melds)     # raises, naming the sizes
     if n13 < 0:
         n13 = int.from_bytes(_hand_counts(hand), "little")
     return _score(n13, _check(n13, win, melds, ctx), win, melds, ctx)
@@ -659,30 +758,55 @@ _MELD_OF = {str(m): m for m in (
     + [Meld(kind, (t,) * (3 if kind == "pon" else 4))
        for kind in ("pon", "minkan", "kakan", "ankan") for t in range(34)])}
 
-# Well-formed mpsz without spaces, and its digit groups; per suit letter, the shift of its
-# first kind in the packed counts (see ``_UNIT``).
-_MPSZ = re.compile(r"(?:[1-9]+[mps]|[1-7]+z)*")
+# The digit groups of mpsz text (digits and a suit letter).
 _MPSZ_GROUP = re.compile(r"([1-9]+)([mpsz])")
-_SUIT_SHIFT = {"m": 0, "p": 8 * 9, "s": 8 * 18, "z": 8 * 27}
-# Memo: the packed counts of a digit group (``"1123"``) as ranks of one suit. A few thousand
-# groups recur over any run of hands; emptied when full and by ``clear_caches``.
-_DIGIT_COUNTS: dict[str, int] = {}
+
+
+def _digit_counts(digits: str) -> dict[str, int]:
+    """The packed counts (ranks of one suit) of every string of one to four ``digits``: a
+    digit group of a hand is one look-up per four digits (7,380 strings of 1–9)."""
+    out = {"": 0}
+    for _ in range(4):
+        out.update({d + rest: (1 << 8 * (ord(d) - 49)) + counts
+                    for rest, counts in list(out.items()) for d in digits})
+    del out[""]
+    return out
+
+
+# Per suit letter: the digit-group table of its ranks (honors: 1–7 only) and the shift of its
+# first kind in the packed counts (see ``_UNIT``).
+_NUMBER_DIGITS = _digit_counts("123456789")
+_GROUP_OF = {"m": (_NUMBER_DIGITS, 0), "p": (_NUMBER_DIGITS, 8 * 9),
+             "s": (_NUMBER_DIGITS, 8 * 18), "z": (_digit_counts("1234567"), 8 * 27)}
+
+
+def _group_counts(table: dict[str, int], digits: str) -> int:
+    """Packed counts of a digit group of any length."""
+    return sum(table[digits[i:i + 4]] for i in range(0, len(digits), 4))
 
 
 def _parse_counts(text: str) -> tuple[int, int]:
     """Counts (packed, see ``_UNIT``) and number of the tiles of an mpsz hand; malformed text
     goes to ``parse_tiles``, which names the bad part."""
     s = text.replace(" ", "") if " " in text else text
-    if not _MPSZ.fullmatch(s):
+    groups = _MPSZ_GROUP.findall(s)
+    total = 0
+    try:
+        for digits, suit in groups:
+            table, shift = _GROUP_OF[suit]
+            if len(digits) <= 4:
+                total += table[digits] << shift
+            elif len(digits) <= 8:
+                total += table[digits[:4]] + table[digits[4:]] << shift
+            else:
+                total += _group_counts(table, digits) << shift
+    except KeyError:                    # an honor 8 or 9: let parse_tiles name it
+        total = -1
+    # (48 bytes: a run of 256 copies carries into the next byte, and then n falls short)
+    n = sum(total.to_bytes(48, "little")) if total >= 0 else -1
+    if n + len(groups) != len(s):       # text outside the groups: not plain mpsz
         tiles = parse_tiles(text)
         return int.from_bytes(_hand_counts(tiles), "little"), len(tiles)
-    total = n = 0
-    for digits, suit in _MPSZ_GROUP.findall(s):
-        counts = _DIGIT_COUNTS.get(digits)
-        if counts is None:
-            counts = _remember(_DIGIT_COUNTS, digits, sum(1 << 8 * (ord(d) - 49) for d in digits))
-        total += counts << _SUIT_SHIFT[suit]
-        n += len(digits)
     return total, n
 
 

@@ -13,7 +13,8 @@ import pytest
 from mjenv.analysis import wait_kinds
 from mjenv.scoring import YAKU, clear_caches, counted, holding_yaku, readings, score
 from mjenv.scoring.reading import NUMBER_SUITS, Reading
-from mjenv.scoring.yaku import GROUPS, HAND, SITUATION, TILES
+from mjenv.scoring.yaku import GROUPS, HAND, SITUATION, SUITS, TILES
+from mjenv.scoring.yaku.numbers import HONOR_NUMBERS
 from tests.scale import n
 from tests.scoring.handgen import random_wins
 
@@ -33,7 +34,7 @@ def test_score_is_the_best_reading(chunk: int) -> None:
 
 
 def test_scopes_and_minimums_are_honest() -> None:
-    memo: dict[tuple, int] = {}        # TILES, SITUATION, GROUPS: memoised across hands
+    memo: dict[tuple, int] = {}        # SUITS, TILES, SITUATION, GROUPS: shared across hands
     for w in WINS:
         rs = readings(w.hand, w.win_tile, w.melds, w.ctx)
         by_shape: dict[str, dict[str, int]] = {}
@@ -43,7 +44,9 @@ def test_scopes_and_minimums_are_honest() -> None:
                 if r.shape not in y.shapes:
                     continue
                 v = y(r)
-                if y.scope == TILES:
+                if y.scope == SUITS:
+                    assert memo.setdefault((y.id, r.shape, r.suits), v) == v, (y.id, w)
+                elif y.scope == TILES:
                     assert memo.setdefault((y.id, r.shape, r.suits, r.ranks), v) == v, (y.id, w)
                 elif y.scope == SITUATION:
                     key = (y.id, r.shape, r.ctx.flags, r.single_wait, r.open_melds)
@@ -60,6 +63,10 @@ def test_scopes_and_minimums_are_honest() -> None:
                 if v:           # the declared maxima hold for every shape
                     assert r.ranks & ~y.within_ranks == 0 and r.suits & ~y.within_suits == 0, \
                         (y.id, w)
+                    assert bin(r.suits & NUMBER_SUITS).count("1") <= y.most_suits, (y.id, w)
+                    numbers = bin(r.ranks).count("1") + HONOR_NUMBERS[r.suits >> 3]
+                    assert numbers <= y.most_numbers, (y.id, w)
+                    assert r.shape != "standard" or r.placement in y.placements, (y.id, w)
                 if v and r.shape == "standard":
                     honor_pungs = sum(1 for t in r.pungs if t >= 27)
                     suits = bin(r.suits & NUMBER_SUITS).count("1")
@@ -107,6 +114,17 @@ def test_declared_minimums_are_used() -> None:
     """The suit and rank minimums are declared where they hold (and reach the scorer)."""
     assert YAKU["sanse_tongke"].suits == 3 and YAKU["jingtong"].suits == 2
     assert YAKU["yitiaolong"].ranks == 0b1111111110 and YAKU["laoshao"].ranks == 0b1000000010
+    assert YAKU["qingyise"].most_suits == 1 and YAKU["quemen"].most_suits == 2
+    assert YAKU["duipeng"].placements == {"shuangpeng"} and YAKU["pinghu"].placements == {
+        "liangmian"}
+
+
+def test_a_placement_restriction_needs_the_placement_scope() -> None:
+    from mjenv.scoring.yaku.base import GROUPS, PLACEMENT, S, yaku
+    with pytest.raises(ValueError, match="only a PLACEMENT yaku"):
+        yaku("x", "x", "x", 1, S, scope=GROUPS, placements=("dandiao",))(lambda r: 0)
+    with pytest.raises(ValueError, match="only a PLACEMENT yaku"):
+        yaku("x", "x", "x", 1, S, scope=PLACEMENT, placements=("dandiao", "nowhere"))(lambda r: 0)
 
 
 def test_memoisation_does_not_change_results() -> None:

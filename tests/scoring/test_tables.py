@@ -17,6 +17,7 @@ from mjenv.analysis.decompose import decompose_key
 from mjenv.scoring.reading import DRAGON, SUIT_M, SUIT_P, SUIT_S, WIND, decompositions, tile_facts
 from mjenv.scoring import score_hand
 from mjenv.scoring.yaku import GROUPS, PLACEMENT, YAKU
+from mjenv.scoring.yaku.base import PLACEMENTS
 from tests.scale import n
 
 score_module = importlib.import_module("mjenv.scoring.score")
@@ -54,14 +55,15 @@ def test_tile_facts_on_every_single_suit_pattern() -> None:
 
 
 def _plain_candidates(chows: int, honor_pungs: int, kongs: int, quads: int, suits: int,
-                      ranks: int, pair: int, twins: int, adjacent: int, suit_bits: int
-                      ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+                      ranks: int, pair: int, twins: int, adjacent: int, suit_bits: int,
+                      placement: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     chosen = [y for y in YAKU.values() if y.scope in (GROUPS, PLACEMENT)
               and y.chows <= chows and y.pungs <= 4 - chows and y.honor_pungs <= honor_pungs
               and y.kongs <= kongs and y.quads <= quads and y.suits <= suits
               and ranks & y.ranks == y.ranks and y.pairs >> pair & 1
               and y.twin_chows <= twins and y.adjacent_pungs <= adjacent
-              and ranks & ~y.within_ranks == 0 and suit_bits & ~y.within_suits == 0]
+              and ranks & ~y.within_ranks == 0 and suit_bits & ~y.within_suits == 0
+              and bin(suit_bits & 7).count("1") <= y.most_suits and placement in y.placements]
     return (tuple(y.id for y in chosen if y.scope == GROUPS),
             tuple(y.id for y in chosen if y.scope == PLACEMENT))
 
@@ -74,16 +76,18 @@ def test_candidate_masks_match_the_declared_minimums() -> None:
         kongs, quads, suits = rng.randint(0, 4), rng.randint(0, 3), rng.randint(0, 3)
         ranks, pair = rng.randrange(0, 1 << 10, 2), rng.randrange(34)
         twins, adjacent, suit_bits = rng.randint(0, 3), rng.randint(0, 3), rng.randrange(32)
+        placement = rng.choice(sorted(PLACEMENTS))
         mask = (s._MEETS_CHOWS[chows] & s._MEETS_HONOR_PUNGS[honor_pungs]
                 & s._MEETS_KONGS[kongs] & s._MEETS_QUADS[quads] & s._MEETS_SUITS[suits]
                 & s._MEETS_RANKS[ranks] & s._MEETS_PAIR[pair] & s._MEETS_TWIN_CHOWS[twins]
-                & s._MEETS_ADJACENT_PUNGS[adjacent] & s._MEETS_WITHIN_SUITS[suit_bits])
+                & s._MEETS_ADJACENT_PUNGS[adjacent] & s._MEETS_WITHIN_SUITS[suit_bits]
+                & s._MEETS_PLACEMENT[placement])
         chosen = [y.id for i, y in enumerate(s._STANDARD_ONLY) if mask >> i & 1]
         got = (tuple(i for i in chosen if YAKU[i].scope == GROUPS),
                tuple(i for i in chosen if YAKU[i].scope == PLACEMENT))
         assert mask & s._GROUP_BITS | mask & s._PLACEMENT_BITS == mask
         assert got == _plain_candidates(chows, honor_pungs, kongs, quads, suits, ranks, pair,
-                                        twins, adjacent, suit_bits)
+                                        twins, adjacent, suit_bits, placement)
 
 
 def _plain_placements(pair: int, groups: tuple, win: int) -> tuple:
@@ -149,13 +153,30 @@ def test_tiles_and_hand_masks_match_the_declared_maxima() -> None:
     ids = tuple(YAKU)
     for ranks in range(0, 1 << 10, 2):
         for suit_bits in range(32):
-            allowed = s._WITHIN_RANKS[ranks] & s._WITHIN_SUITS[suit_bits]
+            allowed = s._WITHIN_RANKS[ranks | suit_bits >> 3 << 10] & s._WITHIN_SUITS[suit_bits]
+            numbers = bin(ranks).count("1") + bin(suit_bits >> 3).count("1")
             assert allowed == sum(1 << i for i, y in enumerate(YAKU.values())
                                   if ranks & ~y.within_ranks == 0
-                                  and suit_bits & ~y.within_suits == 0), (ranks, suit_bits)
+                                  and suit_bits & ~y.within_suits == 0
+                                  and bin(suit_bits & 7).count("1") <= y.most_suits
+                                  and numbers <= y.most_numbers), (ranks, suit_bits)
     for shape, mask in s._TILES_MASK.items():
         assert {ids[i] for i in range(len(ids)) if mask >> i & 1} == \
             {y.id for y in YAKU.values() if y.scope == "tiles" and shape in y.shapes}
+
+
+def test_suits_table_holds_what_the_predicates_say() -> None:
+    """The import-time SUITS table against each predicate on real readings' shape and suits."""
+    s = score_module
+    blank = s.Reading._make([None] * len(s.Reading._fields))
+    for suit_bits in range(32):
+        for code, shape in enumerate(s.SHAPES):
+            r = blank._replace(shape=shape, suits=suit_bits)
+            want = sum(1 << s._BIT[y.id] for y in YAKU.values()
+                       if y.scope == "suits" and shape in y.shapes and y.predicate(r))
+            assert s._SUITS_HOLD[suit_bits << 2 | code] == (want, ()), (shape, suit_bits)
+    assert {y.id for y in YAKU.values() if y.scope == "suits"} >= {
+        "qingyise", "hunyise", "ziyise", "wumenqi", "quemen", "qiduizi"}
 
 
 # --- the bit-test yaku against their plain definitions (tuples of first tiles) -------------

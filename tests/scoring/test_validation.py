@@ -87,6 +87,8 @@ def test_bad_tiles_and_winds() -> None:
         score([40] + parse_tiles(PINGHU)[1:], 0, (), WinContext())
     with pytest.raises(ValueError, match="seat_wind"):
         WinContext(seat_wind=4)
+    with pytest.raises(ValueError, match="300 tiles"):
+        call("1" * 300 + "m", "1m")
 
 
 def test_not_winning() -> None:
@@ -106,3 +108,29 @@ def test_meld_forms_agree() -> None:
              [parse_meld("pon:777z"), "chi:234s"]]
     results = [call("567m345p8p", "8p", m) for m in forms]
     assert all(r == results[0] for r in results) and results[0].points == 4
+
+
+def test_every_spelling_of_a_hand_scores_alike() -> None:
+    """The fast mpsz reader (look-ups per four digits) against ``parse_tiles``: compact,
+    split and unsorted spellings, long digit groups included."""
+    import random
+    from mjenv.tiles import tiles_to_str
+    ctx = WinContext()
+    rng = random.Random(5)
+    for _ in range(300):
+        tiles = [3, 4] + [rng.choice((0, 8, 9, 17, 18, 26)) for _ in range(11)]
+        counts = [tiles.count(t) for t in range(34)]
+        if max(counts) > 4:
+            continue
+        spellings = [tiles_to_str(sorted(tiles)), "".join(tiles_to_str([t]) for t in tiles),
+                     " ".join(tiles_to_str([t]) for t in reversed(tiles))]
+        try:
+            want = score(tiles, 2, (), ctx)
+        except NotWinningHand:
+            for s in spellings:
+                with pytest.raises(NotWinningHand):
+                    score_hand(s, "3m")
+            continue
+        assert all(score_hand(s, "3m") == want for s in spellings)
+    assert score_hand("1111222233334m", "4m").points == score(
+        parse_tiles("1111222233334m"), parse_tile("4m"), (), ctx).points

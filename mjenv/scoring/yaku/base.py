@@ -4,9 +4,9 @@ A yaku is data plus one check: its predicate takes a ``Reading`` and returns how
 the yaku holds (0 = not at all; only 三元牌 ever returns more than 1, once per dragon pung).
 
 ``scope`` declares what of the reading the predicate reads, so the scorer can evaluate it as
-rarely as possible: ``TILES`` reads only ``shape``, ``suits`` and ``ranks``, ``SITUATION``
-only ``shape``, the ``ctx`` flags (not the winds), ``single_wait`` and ``open_melds`` (both
-memoised on those);
+rarely as possible: ``SUITS`` reads only ``shape`` and ``suits`` (a table built at import),
+``TILES`` only ``shape``, ``suits`` and ``ranks``, ``SITUATION`` only ``shape``, the ``ctx``
+flags (not the winds), ``single_wait`` and ``open_melds`` (both memoised on those);
 ``HAND`` anything hand-wide: tile counts, declared melds, flags, winds, waits (once per hand
 and shape); ``GROUPS`` also the groups and the pair (once per decomposition);
 ``PLACEMENT`` also the winning tile's placement and the 暗刻 status that depends on it (once
@@ -20,7 +20,10 @@ its pair may be (a 34-bit mask; every kind unless declared); ``twin_chows`` the 
 of chows equal to an earlier one (chows minus distinct chows: 1 for two identical chows) and
 ``adjacent_pungs`` the least number of number pungs t whose t+1 (same suit) is a pung too.
 ``within_ranks`` and ``within_suits`` are maxima, for any shape: the number ranks (1–9) and
-the ``Reading.suits`` bits the tiles may show at most. The scorer skips a predicate whose
+the ``Reading.suits`` bits the tiles may show at most; ``most_suits`` the most number suits
+they may show; ``most_numbers`` the most "numbers" (序数: distinct number ranks, plus one for
+winds and one for dragons) they may use. ``placements`` are the placements of the winning tile (``Reading.placement``)
+a ``PLACEMENT`` yaku may hold for. The scorer skips a predicate whose
 minimum or maximum the reading misses, so most predicates never run on a given hand.
 Tests check every declaration against full evaluation.
 """
@@ -30,10 +33,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from mjenv.scoring.reading import (DRAGON, KNITTED, NUMBER_SUITS, SEVEN_PAIRS, SHAPES, STANDARD,
+from mjenv.scoring.reading import (BIANZHANG, DANDIAO, DRAGON, KANZHANG, KNITTED, LIANGMIAN,
+                                   NUMBER_SUITS, SEVEN_PAIRS, SHAPES, SHUANGPENG, STANDARD,
                                    THIRTEEN_ORPHANS, WIND, Reading)
 
-TILES, SITUATION, HAND = "tiles", "situation", "hand"
+SUITS, TILES, SITUATION, HAND = "suits", "tiles", "situation", "hand"
 GROUPS, PLACEMENT = "groups", "placement"
 
 # RULES.md §8 shape column: S, 7, K, O, any.
@@ -54,6 +58,7 @@ ALL_RANKS = sum(1 << r for r in range(1, 10))
 ALL_SUITS = NUMBER_SUITS | WIND | DRAGON
 NUMBERS_ONLY = NUMBER_SUITS
 HONORS_ONLY = WIND | DRAGON
+PLACEMENTS = frozenset({LIANGMIAN, BIANZHANG, KANZHANG, DANDIAO, SHUANGPENG})
 
 
 def of_ranks(*ranks: int) -> tuple[int, ...]:
@@ -90,6 +95,9 @@ class Yaku:
     adjacent_pungs: int = 0
     within_ranks: int = ALL_RANKS   # ``Reading.ranks`` bits that may be set
     within_suits: int = ALL_SUITS   # ``Reading.suits`` bits that may be set
+    most_suits: int = 3             # number suits that may be present
+    most_numbers: int = 11          # 序数 that may be used (ranks, winds, dragons)
+    placements: frozenset[str] = PLACEMENTS     # ``Reading.placement``s it may hold for
 
     def __call__(self, reading: Reading) -> int:
         """Times the yaku holds for ``reading`` (0 when the shape does not qualify)."""
@@ -101,11 +109,15 @@ def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str
          honor_pungs: int = 0, quads: int = 0, suits: int = 0, ranks: Iterable[int] = (),
          pairs: Iterable[int] = range(34), kongs: int = 0, twin_chows: int = 0,
          adjacent_pungs: int = 0, within_ranks: Iterable[int] = range(1, 10),
-         within_suits: int = ALL_SUITS) -> Callable[[Callable[[Reading], int]], Yaku]:
+         within_suits: int = ALL_SUITS, most_suits: int = 3, most_numbers: int = 11,
+         placements: Iterable[str] = PLACEMENTS) -> Callable[[Callable[[Reading], int]], Yaku]:
     """Decorator turning a predicate into its ``Yaku`` record (``ranks`` and ``within_ranks``
     as numbers 1–9, ``pairs`` as tiles, ``within_suits`` as ``Reading.suits`` bits)."""
-    if scope not in (TILES, SITUATION, HAND, GROUPS, PLACEMENT):
+    if scope not in (SUITS, TILES, SITUATION, HAND, GROUPS, PLACEMENT):
         raise ValueError(f"unknown yaku scope {scope!r}")
+    if not set(placements) <= PLACEMENTS or (set(placements) != PLACEMENTS and scope != PLACEMENT):
+        raise ValueError(f"{id}: placements {sorted(placements)} (only a PLACEMENT yaku may "
+                         f"name some of {sorted(PLACEMENTS)})")
     rank_bits = sum(1 << r for r in set(ranks))
     pair_bits = sum(1 << t for t in set(pairs))
     within_rank_bits = sum(1 << r for r in set(within_ranks))
@@ -113,7 +125,8 @@ def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str
     def wrap(fn: Callable[[Reading], int]) -> Yaku:
         return Yaku(id, name_zh, name_en, points, shapes, frozenset(excludes), fn, scope,
                     chows, pungs, honor_pungs, quads, suits, rank_bits, pair_bits,
-                    kongs, twin_chows, adjacent_pungs, within_rank_bits, within_suits)
+                    kongs, twin_chows, adjacent_pungs, within_rank_bits, within_suits,
+                    most_suits, most_numbers, frozenset(placements))
 
     return wrap
 

@@ -9,7 +9,7 @@ _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
 @yaku("pinghu", "平胡", "All Chows", 2, S, scope=PLACEMENT, chows=4,
-      pairs=range(31))      # no dragon pair
+      pairs=range(31), placements=(LIANGMIAN,))      # no dragon pair
 def pinghu(r: Reading) -> bool:
     """Four chows, a number or guest-wind pair, won on a two-sided wait."""
     if len(r.chows) != 4 or r.placement != LIANGMIAN:
@@ -24,7 +24,7 @@ def duiduihu(r: Reading) -> bool:
 
 
 @yaku("jiuzi_lianhuan", "九子连环", "Nine Gates", 80, S,
-      excludes=("qingyise", "menqing"), scope=HAND, within_suits=NUMBERS_ONLY)
+      excludes=("qingyise", "menqing"), scope=HAND, within_suits=NUMBERS_ONLY, most_suits=1)
 def jiuzi_lianhuan(r: Reading) -> bool:
     """Concealed, no kan: 1112345678999 of one suit plus any tile of that suit."""
     if r.melds or r.kinds[0] >= 27 or r.kinds[0] // 9 != r.kinds[-1] // 9:
@@ -34,7 +34,8 @@ def jiuzi_lianhuan(r: Reading) -> bool:
 
 
 @yaku("lian_qidui", "连七对", "Seven Shifted Pairs", 60, P7,
-      excludes=("qiduizi", "qingyise", "menqing"), scope=HAND, within_suits=NUMBERS_ONLY)
+      excludes=("qiduizi", "qingyise", "menqing"), scope=HAND, within_suits=NUMBERS_ONLY,
+      most_suits=1)
 def lian_qidui(r: Reading) -> bool:
     """Seven pairs of seven consecutive ranks of one suit."""
     lo, hi = r.kinds[0], r.kinds[-1]

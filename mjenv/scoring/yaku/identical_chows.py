@@ -49,7 +49,7 @@ def sihai_yijia(r: Reading) -> bool:
       excludes=("qingyise", "liang_bangao", "yibangao", "laoshao_shuangshun", "laoshao",
                 "jiangyan"), scope=GROUPS, chows=4, ranks=(1, 2, 3, 5, 7, 8, 9),
       pairs=of_ranks(5), twin_chows=2, within_ranks=(1, 2, 3, 5, 7, 8, 9),
-      within_suits=NUMBERS_ONLY)
+      within_suits=NUMBERS_ONLY, most_suits=1)
 def yise_shuanglong(r: Reading) -> bool:
     """Chows 123, 123, 789, 789 and a pair of 5, all one suit."""
     c = r.chows

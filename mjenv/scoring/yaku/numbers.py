@@ -34,11 +34,11 @@ def _only_ranks(r: Reading, mask: int) -> bool:
 
 
 # Per ``Reading.suits >> 3`` (the WIND and DRAGON bits): the numbers its honors count for.
-_HONOR_NUMBERS = (0, 1, 1, 2)
+HONOR_NUMBERS = (0, 1, 1, 2)
 
 
 def _numbers_used(r: Reading) -> int:
-    return r.ranks.bit_count() + _HONOR_NUMBERS[r.suits >> 3]
+    return r.ranks.bit_count() + HONOR_NUMBERS[r.suits >> 3]
 
 
 _SUIT_STARTS = 1 | 1 << 9 | 1 << 18     # rank 1 of each number suit, as tile bits
@@ -97,13 +97,13 @@ def quanxiao(r: Reading) -> bool:
     return _only_ranks(r, _LOWER)
 
 
-@yaku("san_xushu", "三序数", "Three Numbers", 10, ANY, scope=TILES)
+@yaku("san_xushu", "三序数", "Three Numbers", 10, ANY, scope=TILES, most_numbers=3)
 def san_xushu(r: Reading) -> bool:
     return _numbers_used(r) <= 3
 
 
 @yaku("liang_xushu", "两序数", "Two Numbers", 20, ANY, excludes=("san_xushu", "duiduihu"),
-      scope=TILES)
+      scope=TILES, most_numbers=2)
 def liang_xushu(r: Reading) -> bool:
     return _numbers_used(r) <= 2
 

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from mjenv.scoring.reading import NUMBER_SUITS, Reading
-from mjenv.scoring.yaku.base import HAND, HONORS_ONLY, K, O, P7, TILES, yaku
+from mjenv.scoring.yaku.base import HAND, HONORS_ONLY, K, O, P7, SUITS, TILES, yaku
 
 _RANKS_1_TO_9 = 0b1111111110
 
 
-@yaku("qiduizi", "七对子", "Seven Pairs", 10, P7, excludes=("menqing",), scope=TILES)
+@yaku("qiduizi", "七对子", "Seven Pairs", 10, P7, excludes=("menqing",), scope=SUITS)
 def qiduizi(r: Reading) -> bool:
     return True
 
 
-@yaku("shisan_buda", "十三不搭", "Knitted", 6, K, excludes=("menqing",), scope=TILES)
+@yaku("shisan_buda", "十三不搭", "Knitted", 6, K, excludes=("menqing",), scope=SUITS)
 def shisan_buda(r: Reading) -> bool:
     return True
 
@@ -42,13 +42,13 @@ def buda_sanxiangfeng(r: Reading) -> bool:
     return sum(m) == 3 and m == tuple(c[9:18]) == tuple(c[18:27])
 
 
-@yaku("shisanyao", "十三幺", "Thirteen Orphans", 60, O, excludes=("menqing",), scope=TILES)
+@yaku("shisanyao", "十三幺", "Thirteen Orphans", 60, O, excludes=("menqing",), scope=SUITS)
 def shisanyao(r: Reading) -> bool:
     return True
 
 
 @yaku("da_qixing", "大七星", "Seven Honor Pairs", 80, P7,
-      excludes=("qiduizi", "ziyise", "menqing", "liang_xushu", "san_xushu"), scope=TILES,
+      excludes=("qiduizi", "ziyise", "menqing", "liang_xushu", "san_xushu"), scope=SUITS,
       within_suits=HONORS_ONLY)
 def da_qixing(r: Reading) -> bool:
     return r.suits & NUMBER_SUITS == 0

@@ -34,7 +34,7 @@ def yise_sanbugao(r: Reading) -> bool:
 
 
 @yaku("yise_sibugao", "一色四步高", "Four Pure Shifted Chows", 20, S,
-      excludes=("yise_sanbugao",), scope=GROUPS, chows=4)
+      excludes=("yise_sanbugao",), scope=GROUPS, chows=4, most_suits=2)
 def yise_sibugao(r: Reading) -> bool:
     return _stepped(r, 4)
 
