@@ -20,6 +20,17 @@ shaping (Ng et al. 1999), off by default: ``Φ(s) = −shaping_coef · shanten(s
 learner's concealed tiles, added as ``γ·Φ(s') − Φ(s)`` between consecutive learner decisions
 with ``Φ = 0`` after the last one, which leaves the optimal policy unchanged.
 
+Paired baseline (``paired_baseline``, off by default). Most of a deal's score is luck: the
+tiles. With the option on, every deal is also played a second time from the same seed — the
+same wall, the same opponents — with the learner's seat on the latest weights acting greedily,
+and the learner's terminal reward becomes its score minus that shadow score. Network-played
+opponents then act greedily in both copies, so the two differ only where the learner's sampled
+actions do. The shadow deal shares the deal's luck but not those actions, so subtracting it is
+a baseline in the policy-gradient sense (Williams 1992; common random numbers, as in TRPO's
+"vine" estimates): the gradient stays unbiased and its variance drops, for about twice the
+engine work per learner step. Fixed agents that break ties at random (the heuristic) make the
+copies drift apart on their own: against them the pairing adds variance (docs/training.md).
+
 Batching. Each tick gathers every pending decision of every concurrent deal, groups them by
 controller (one forward pass for all seats on the latest weights, one per snapshot, one
 ``act_batch`` per fixed agent) and then applies the answers. Claim windows ask several seats
@@ -44,6 +55,7 @@ from agents.ppo import (InputBuilder, NetConfig, PolicyNet, build_net, masked_lo
 from mjenv.rules import RuleConfig
 
 LATEST = -1                       # controller id of the latest weights (learner or opponent)
+SHADOW = -2                       # the learner's seat of a paired-baseline deal: latest, greedy
 
 
 @dataclass(frozen=True)
@@ -59,6 +71,7 @@ class RolloutSettings:
     past_share: float = 0.3
     fixed_share: float = 0.2
     fixed_opponents: tuple[tuple[str, float], ...] = (("heuristic", 3.0), ("random", 1.0))
+    paired_baseline: bool = False
 
     def __post_init__(self) -> None:
         shares = (self.latest_share, self.past_share, self.fixed_share)
@@ -127,6 +140,7 @@ class Rollout:
     scores: np.ndarray         # float64 (deals,): the learner's raw score delta
     won: np.ndarray            # bool (deals,)
     dealt_in: np.ndarray       # bool (deals,)
+    baselines: np.ndarray      # float64 (deals,): the shadow deal's score (0 without pairing)
     decisions: int = 0         # every decision of every seat (engine work done)
 
     def __len__(self) -> int:
@@ -135,7 +149,7 @@ class Rollout:
     @staticmethod
     def concat(parts: Sequence["Rollout"]) -> "Rollout":
         names = ("obs", "masks", "actions", "logprobs", "values", "rewards", "dones", "scores",
-                 "won", "dealt_in")
+                 "won", "dealt_in", "baselines")
         return Rollout(**{n: np.concatenate([getattr(p, n) for p in parts]) for n in names},
                        decisions=sum(p.decisions for p in parts))
 
@@ -145,6 +159,7 @@ class _Deal:
     hand: Any
     learner: int
     controllers: tuple[Any, ...]          # per seat: LATEST, snapshot index, or fixed spec
+    shadow: Any = None                    # the same deal, learner seat on SHADOW (paired)
     steps: list[tuple] = field(default_factory=list)
     potentials: list[float] = field(default_factory=list)
 
@@ -189,14 +204,14 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
     if fixed_agents is None:
         fixed_agents = {spec: make_agent(spec, seed=int(rng.integers(2**31)))
                         for spec, _ in settings.fixed_opponents}
-    nets: dict[Any, PolicyNet] = {LATEST: net, **dict(enumerate(snapshots))}
+    nets: dict[Any, PolicyNet] = {LATEST: net, SHADOW: net, **dict(enumerate(snapshots))}
     inputs = InputBuilder(net.config)    # snapshots are copies of the learner: same input
 
     deals: list[_Deal | None] = [None] * settings.num_envs
     out_steps: list[tuple] = []
     rewards: list[float] = []
     dones: list[float] = []
-    scores, won, dealt_in = [], [], []
+    scores, won, dealt_in, baselines = [], [], [], []
     decisions = 0
     pending_steps = 0            # learner decisions inside deals still running
 
@@ -204,14 +219,21 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
         learner = int(rng.integers(4))
         controllers = tuple(LATEST if s == learner else _sample_controller(rng, settings, len(snapshots))
                             for s in range(4))
-        hand = Hand(settings.rules, seed=int(rng.integers(2**62)), dealer=0,
-                    round_wind=int(rng.integers(2)))
-        return _Deal(hand, learner, controllers)
+        seed, wind = int(rng.integers(2**62)), int(rng.integers(2))
+        hand = Hand(settings.rules, seed=seed, dealer=0, round_wind=wind)
+        shadow = (Hand(settings.rules, seed=seed, dealer=0, round_wind=wind)
+                  if settings.paired_baseline else None)
+        return _Deal(hand, learner, controllers, shadow)
+
+    def over(deal: _Deal) -> bool:
+        return deal.hand.over and (deal.shadow is None or deal.shadow.over)
 
     def finish(deal: _Deal) -> None:
         res = deal.hand.result
         delta = float(res.deltas[deal.learner])
+        baseline = 0.0 if deal.shadow is None else float(deal.shadow.result.deltas[deal.learner])
         scores.append(delta)
+        baselines.append(baseline)
         won.append(deal.learner in res.winners)
         dealt_in.append(res.discarder == deal.learner)
         n = len(deal.steps)
@@ -221,14 +243,14 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
         for i, step in enumerate(deal.steps):
             r = settings.gamma * pots[i + 1] - pots[i] if settings.shaping_coef else 0.0
             if i == n - 1:
-                r += delta * settings.reward_scale
+                r += (delta - baseline) * settings.reward_scale
             out_steps.append(step)
             rewards.append(r)
             dones.append(1.0 if i == n - 1 else 0.0)
 
     while True:
         for i, deal in enumerate(deals):
-            if deal is not None and deal.hand.over:
+            if deal is not None and over(deal):
                 pending_steps -= len(deal.steps)
                 finish(deal)
                 deal = deals[i] = None
@@ -240,38 +262,47 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
         # Gather every pending decision, grouped by controller.
         groups: dict[Any, list[tuple]] = {}
         for deal in live:
-            for seat in deal.hand.to_act:
-                view = deal.hand.view(seat)
-                groups.setdefault(deal.controllers[seat], []).append(
-                    (deal, seat, view, encode(view), legal_mask(view)))
-        answers: list[tuple] = []            # (deal, seat, view, action id, record or None)
+            for hand in (deal.hand, deal.shadow):
+                if hand is None:
+                    continue
+                for seat in hand.to_act:
+                    view = hand.view(seat)
+                    key = (SHADOW if hand is deal.shadow and seat == deal.learner
+                           else deal.controllers[seat])
+                    groups.setdefault(key, []).append(
+                        (deal, hand, seat, view, encode(view), legal_mask(view)))
+        answers: list[tuple] = []        # (hand, seat, view, action id, deal, record or None)
         for key in sorted(groups, key=lambda k: (isinstance(k, str), str(k))):
             items = groups[key]
-            obs = np.stack([it[3] for it in items]).astype(np.float32, copy=False)
-            masks = np.stack([it[4] for it in items]).astype(bool)
+            obs = np.stack([it[4] for it in items]).astype(np.float32, copy=False)
+            masks = np.stack([it[5] for it in items]).astype(bool)
             if key in nets:
-                obs = inputs(obs, [it[2] for it in items])
+                obs = inputs(obs, [it[3] for it in items])
                 obs_t = torch.as_tensor(obs, device=device)
                 mask_t = torch.as_tensor(masks, device=device)
                 logits, values = nets[key](obs_t)
                 logits = masked_logits(logits, mask_t)
                 acts = sample_masked(logits, gen)
+                if settings.paired_baseline:   # only the learner samples: the copies share the rest
+                    sampled = torch.tensor([key == LATEST and hand is deal.hand and seat == deal.learner
+                                            for deal, hand, seat, *_ in items], device=device)
+                    acts = torch.where(sampled, acts, logits.argmax(-1))
                 logps = torch.log_softmax(logits, -1).gather(1, acts[:, None]).squeeze(1)
                 acts_np, logps_np, values_np = acts.cpu().numpy(), logps.cpu().numpy(), values.cpu().numpy()
-                for j, (deal, seat, view, _, _) in enumerate(items):
+                for j, (deal, hand, seat, view, _, _) in enumerate(items):
                     record = None
                     if key == LATEST and seat == deal.learner:
                         record = (obs[j], masks[j], int(acts_np[j]), float(logps_np[j]), float(values_np[j]),
                                   _potential(view, settings.shaping_coef) if settings.shaping_coef else 0.0)
-                    answers.append((deal, seat, view, int(acts_np[j]), record))
+                    answers.append((hand, seat, view, int(acts_np[j]), deal, record))
             else:
-                acts_np = np.asarray(fixed_agents[key].act_batch(obs, masks, [it[2] for it in items]))
-                answers.extend((deal, seat, view, int(a), None)
-                               for (deal, seat, view, _, _), a in zip(items, acts_np))
-        for deal, seat, view, aid, record in answers:
-            if seat not in deal.hand.to_act:   # the window closed before this seat's turn
+                acts_np = np.asarray(fixed_agents[key].act_batch(obs, masks, [it[3] for it in items]))
+                answers.extend((hand, seat, view, int(a), deal, None)
+                               for (deal, hand, seat, view, _, _), a in zip(items, acts_np))
+        for hand, seat, view, aid, deal, record in answers:
+            if seat not in hand.to_act:   # the window closed before this seat's turn
                 continue
-            deal.hand.step(seat, decode_action(aid, view))
+            hand.step(seat, decode_action(aid, view))
             decisions += 1
             if record is not None:
                 deal.steps.append(record[:5])
@@ -292,6 +323,7 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
         scores=np.array(scores, dtype=np.float64),
         won=np.array(won, dtype=bool),
         dealt_in=np.array(dealt_in, dtype=bool),
+        baselines=np.array(baselines, dtype=np.float64),
         decisions=decisions,
     )
 

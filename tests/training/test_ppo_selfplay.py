@@ -72,3 +72,64 @@ def test_rollout_of_a_features_network_stores_its_full_input():
     assert r.obs.shape[1:] == (NUM_PLANES + NUM_FEATURE_PLANES, 34)
     assert bool(r.masks[np.arange(len(r)), r.actions].all())
     assert r.obs[:, NUM_PLANES:].any()
+
+
+def _rollout_pairs(net):
+    # Opponents that play (greedy, and well enough to win): the shipped policy.
+    settings = RolloutSettings(num_envs=4, latest_share=0.0, past_share=0.0, fixed_share=1.0,
+                               fixed_opponents=(("ppo:pretrained", 1.0),), reward_scale=0.5,
+                               paired_baseline=True)
+    return collect_rollout(net, [], settings, seed=[5], target_steps=120)
+
+
+def test_paired_baseline_rewards_the_score_minus_the_shadow_deal():
+    torch.manual_seed(0)
+    net = build_net(NetConfig(NUM_PLANES, channels=8, blocks=1)).eval()
+    r = _rollout_pairs(net)
+    assert bool((r.rewards[r.dones == 0] == 0).all())
+    terminal = Counter((r.rewards[r.dones == 1] / 0.5).tolist())
+    assert not terminal - Counter((r.scores - r.baselines).tolist())
+    # An untrained net samples far from its greedy choice: the deals diverge.
+    assert (r.scores != r.baselines).any() and r.baselines.any()
+
+
+def test_paired_baseline_of_a_greedy_learner_is_its_own_score(monkeypatch):
+    """Shadow and real deal share the wall and the opponents (network-played ones act
+    greedily under pairing): when the learner's sampling is made greedy too, both deals are
+    the same game and every reward is exactly 0."""
+    import training.selfplay as selfplay
+    from agents.ppo import PPOAgent
+    monkeypatch.setattr(selfplay, "sample_masked", lambda logits, gen=None: logits.argmax(-1))
+    net = PPOAgent.pretrained().net.eval()     # opponents on the latest weights: a real policy
+    settings = RolloutSettings(num_envs=4, latest_share=1.0, past_share=0.0, fixed_share=0.0,
+                               paired_baseline=True)
+    r = collect_rollout(net, [], settings, seed=[6], target_steps=120)
+    assert np.array_equal(r.scores, r.baselines)
+    assert r.scores.any()        # ... although the deals themselves were not all draws
+    assert not r.rewards.any()
+
+
+def test_paired_deals_differ_only_where_the_learner_sampled_off_its_greedy_choice():
+    from agents.ppo import PPOAgent, masked_logits
+    net = PPOAgent.pretrained().net.eval()
+    settings = RolloutSettings(num_envs=4, latest_share=0.5, past_share=0.0, fixed_share=0.5,
+                               fixed_opponents=(("ppo:pretrained", 1.0),), paired_baseline=True)
+    r = collect_rollout(net, [], settings, seed=[7], target_steps=300)
+    with torch.no_grad():
+        logits, _ = net(torch.as_tensor(r.obs))
+        greedy = masked_logits(logits, torch.as_tensor(r.masks)).argmax(-1).numpy()
+    ends = np.flatnonzero(r.dones) + 1
+    on_greedy = [bool((greedy[a:b] == r.actions[a:b]).all())
+                 for a, b in zip(np.r_[0, ends[:-1]], ends)]
+    assert len(on_greedy) == len(r.scores)          # (no deal here ended before the learner)
+    same = r.scores == r.baselines
+    assert all(same[i] for i, g in enumerate(on_greedy) if g)
+    assert sum(on_greedy) >= 3 and (~same).any()     # both kinds of deal occur
+
+
+def test_rollouts_without_pairing_report_zero_baselines():
+    torch.manual_seed(0)
+    net = build_net(NetConfig(NUM_PLANES, channels=8, blocks=1)).eval()
+    settings = RolloutSettings(num_envs=2, fixed_opponents=(("random", 1.0),))
+    r = collect_rollout(net, [net], settings, seed=[4], target_steps=20)
+    assert len(r.baselines) == len(r.scores) and not r.baselines.any()
