@@ -29,7 +29,7 @@ actions do. The shadow deal shares the deal's luck but not those actions, so sub
 a baseline in the policy-gradient sense (Williams 1992; common random numbers, as in TRPO's
 "vine" estimates): the gradient stays unbiased and its variance drops, for about twice the
 engine work per learner step. Fixed agents that break ties at random (the heuristic) make the
-copies drift apart on their own: against them the pairing adds variance (docs/training.md).
+copies drift apart on their own: against them the pairing gains little (docs/training.md).
 
 Batching. Each tick gathers every pending decision of every concurrent deal, groups them by
 controller (one forward pass for all seats on the latest weights, one per snapshot, one
