@@ -262,7 +262,7 @@ _MEMO_SIZE = 1 << 14
 _ENTRIES_MEMO: dict[int, Entries] = {}
 _CANDIDATES_MEMO: dict[int, Entries] = {}
 _CANDIDATE_PARTS: dict[int, Entries] = {}      # per 32-bit half of a candidate mask
-_COUNTED_MEMO: dict[int, tuple[int, dict[str, int]]] = {}
+_COUNTED_MEMO: dict[int, tuple[int, tuple[tuple[str, int], ...]]] = {}
 # Parts of a new counted mask: what a set of excluders drops; the yaku of each of its three
 # 32-bit chunks.
 _DROP_MEMO: dict[int, int] = {}
@@ -365,13 +365,13 @@ def _chunk_items(memo: dict[int, tuple[int, tuple[tuple[str, int], ...]]], k: in
     return _remember(memo, bits, (sum(p for _, p in items), tuple(items)))
 
 
-def _counted(mask: int, multi: Multi) -> tuple[int, dict[str, int]]:
-    """P and the counted yaku of a holding mask (plus multiplicities): ids -> points, in
-    rulebook order (RULES.md §9: drop every yaku a holding yaku excludes; an excluded one
-    still excludes). Memoised per mask when there are no multiplicities (the callers copy
-    the dict they hand out); a new mask is put together from memos of what its excluders
-    drop (a few hundred distinct sets) and of its chunks (a few hundred each), since
-    thousands of distinct masks occur but few distinct parts."""
+def _counted(mask: int, multi: Multi) -> tuple[int, tuple[tuple[str, int], ...]]:
+    """P and the counted yaku of a holding mask (plus multiplicities) as ``(id, points)``
+    pairs in rulebook order (RULES.md §9: drop every yaku a holding yaku excludes; an
+    excluded one still excludes). Memoised per mask when there are no multiplicities (pairs
+    of atoms: the garbage collector soon stops tracking them); a new mask is put together from
+    memos of what its excluders drop (a few hundred distinct sets) and of its chunks (a few
+    hundred each), since thousands of distinct masks occur but few distinct parts."""
     holding = mask
     if not multi:
         found = _COUNTED_MEMO.get(holding)
@@ -389,14 +389,14 @@ def _counted(mask: int, multi: Multi) -> tuple[int, dict[str, int]]:
     a = _LOW_CHUNKS.get(low) or _chunk_items(_LOW_CHUNKS, 0, low)
     b = _MID_CHUNKS.get(mid) or _chunk_items(_MID_CHUNKS, 1, mid)
     c = _HIGH_CHUNKS.get(high) or _chunk_items(_HIGH_CHUNKS, 2, high)
-    p = a[0] + b[0] + c[0]
-    out = dict(a[1] + b[1] + c[1])
+    items = a[1] + b[1] + c[1]
     if multi:
+        out = dict(items)
         for bit, n in multi:
             if mask >> bit & 1:
                 out[_IDS[bit]] = _POINTS_AT[bit] * n
-        return sum(out.values()), out
-    return _remember(_COUNTED_MEMO, holding, (p, out))
+        return sum(out.values()), tuple(out.items())
+    return _remember(_COUNTED_MEMO, holding, (a[0] + b[0] + c[0], items))
 
 
 def counted(holding: dict[str, int]) -> dict[str, int]:
@@ -683,16 +683,16 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                              f"forms no winning shape")
     if len(found) == 1:             # most hands have one reading
         mask, multi, r = found[0]
-        p, yaku = (not multi and _COUNTED_MEMO.get(mask)) or _counted(mask, multi)
+        p, items = (not multi and _COUNTED_MEMO.get(mask)) or _counted(mask, multi)
     else:
         best_p = -1                 # else the first reading of the highest P
         for mask, multi, reading in found:
-            p, counted_yaku = _counted(mask, multi)
+            p, counted_items = _counted(mask, multi)
             if p > best_p:
-                best_p, yaku, r = p, counted_yaku, reading
+                best_p, items, r = p, counted_items, reading
         p = best_p
     res = _new_object(ScoreResult)      # ScoreResult(p, yaku, r.shape, r), less the
-    res.__dict__.update(points=p, yaku=yaku.copy(), shape=r.shape, reading=r)     # frozen init
+    res.__dict__.update(points=p, yaku=dict(items), shape=r.shape, reading=r)     # frozen init
     return res
 
 
