@@ -166,6 +166,16 @@ _WITHIN_SUITS = _within_suits(tuple(YAKU.values()))
 _ENTRY = {1 << i: (1 << i, i, y.predicate) for i, y in enumerate(YAKU.values())}
 
 
+def _flags(mask: int) -> list[int]:
+    """The set bits of ``mask`` as one-bit ints, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
 def _entries(bits: int, entry: dict[int, tuple[int, int, Callable[[Reading], int]]],
              memo: dict[int, Entries]) -> Entries:
     """The ``(flag, bit, predicate)`` of every set bit of ``bits``, lowest first: memoised
@@ -173,13 +183,7 @@ def _entries(bits: int, entry: dict[int, tuple[int, int, Callable[[Reading], int
     ~100 bits apart costs more than the predicates it selects."""
     found = memo.get(bits)
     if found is None:
-        out = []
-        rest = bits
-        while rest:
-            low = rest & -rest
-            out.append(entry[low])
-            rest ^= low
-        found = _remember(memo, bits, tuple(out))
+        found = _remember(memo, bits, tuple(map(entry.__getitem__, _flags(bits))))
     return found
 
 
@@ -344,10 +348,8 @@ _EXCLUDED_BY_FLAG = {1 << i: ex for i, ex in enumerate(_EXCLUDED_BY)}
 def _dropped(excluders: int) -> int:
     """The flags that the holding yaku ``excluders`` (flags) exclude."""
     out = 0
-    while excluders:
-        low = excluders & -excluders
-        out |= _EXCLUDED_BY_FLAG[low]
-        excluders ^= low
+    for flag in _flags(excluders):
+        out |= _EXCLUDED_BY_FLAG[flag]
     return out
 
 
@@ -355,14 +357,9 @@ def _chunk_items(memo: dict[int, tuple[int, tuple[tuple[str, int], ...]]], k: in
                  ) -> tuple[int, tuple[tuple[str, int], ...]]:
     """The points and ``(id, points)`` of the yaku set in chunk ``k`` of a counted mask,
     remembered in ``memo``."""
-    items = []
-    rest = bits
-    while rest:
-        low = rest & -rest
-        i = k * _CHUNK_BITS + low.bit_length() - 1
-        items.append((_IDS[i], _POINTS_AT[i]))
-        rest ^= low
-    return _remember(memo, bits, (sum(p for _, p in items), tuple(items)))
+    at = [k * _CHUNK_BITS + flag.bit_length() - 1 for flag in _flags(bits)]
+    return _remember(memo, bits, (sum(_POINTS_AT[i] for i in at),
+                                  tuple((_IDS[i], _POINTS_AT[i]) for i in at)))
 
 
 def _counted(mask: int, multi: Multi) -> tuple[int, tuple[tuple[str, int], ...]]:
@@ -796,7 +793,7 @@ def _parse_counts(text: str) -> tuple[int, int]:
             table, shift = _GROUP_OF[suit]
             if len(digits) <= 4:
                 total += table[digits] << shift
-            elif len(digits) <= 8:
+            elif len(digits) <= 8:          # (``_group_counts`` unrolled: the usual long group)
                 total += table[digits[:4]] + table[digits[4:]] << shift
             else:
                 total += _group_counts(table, digits) << shift
