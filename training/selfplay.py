@@ -55,7 +55,6 @@ from agents.ppo import (InputBuilder, NetConfig, PolicyNet, build_net, masked_lo
 from mjenv.rules import RuleConfig
 
 LATEST = -1                       # controller id of the latest weights (learner or opponent)
-SHADOW = -2                       # the learner's seat of a paired-baseline deal: latest, greedy
 
 
 @dataclass(frozen=True)
@@ -159,7 +158,7 @@ class _Deal:
     hand: Any
     learner: int
     controllers: tuple[Any, ...]          # per seat: LATEST, snapshot index, or fixed spec
-    shadow: Any = None                    # the same deal, learner seat on SHADOW (paired)
+    shadow: Any = None                    # the same deal, the learner's seat greedy (paired)
     steps: list[tuple] = field(default_factory=list)
     potentials: list[float] = field(default_factory=list)
 
@@ -204,7 +203,7 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
     if fixed_agents is None:
         fixed_agents = {spec: make_agent(spec, seed=int(rng.integers(2**31)))
                         for spec, _ in settings.fixed_opponents}
-    nets: dict[Any, PolicyNet] = {LATEST: net, SHADOW: net, **dict(enumerate(snapshots))}
+    nets: dict[Any, PolicyNet] = {LATEST: net, **dict(enumerate(snapshots))}
     inputs = InputBuilder(net.config)    # snapshots are copies of the learner: same input
 
     deals: list[_Deal | None] = [None] * settings.num_envs
@@ -267,9 +266,7 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
                     continue
                 for seat in hand.to_act:
                     view = hand.view(seat)
-                    key = (SHADOW if hand is deal.shadow and seat == deal.learner
-                           else deal.controllers[seat])
-                    groups.setdefault(key, []).append(
+                    groups.setdefault(deal.controllers[seat], []).append(
                         (deal, hand, seat, view, encode(view), legal_mask(view)))
         answers: list[tuple] = []        # (hand, seat, view, action id, deal, record or None)
         for key in sorted(groups, key=lambda k: (isinstance(k, str), str(k))):
@@ -283,7 +280,7 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
                 logits, values = nets[key](obs_t)
                 logits = masked_logits(logits, mask_t)
                 acts = sample_masked(logits, gen)
-                if settings.paired_baseline:   # only the learner samples: the copies share the rest
+                if settings.paired_baseline:   # only the learner samples (the shadow's is greedy)
                     sampled = torch.tensor([key == LATEST and hand is deal.hand and seat == deal.learner
                                             for deal, hand, seat, *_ in items], device=device)
                     acts = torch.where(sampled, acts, logits.argmax(-1))
@@ -291,7 +288,7 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
                 acts_np, logps_np, values_np = acts.cpu().numpy(), logps.cpu().numpy(), values.cpu().numpy()
                 for j, (deal, hand, seat, view, _, _) in enumerate(items):
                     record = None
-                    if key == LATEST and seat == deal.learner:
+                    if key == LATEST and hand is deal.hand and seat == deal.learner:
                         record = (obs[j], masks[j], int(acts_np[j]), float(logps_np[j]), float(values_np[j]),
                                   _potential(view, settings.shaping_coef) if settings.shaping_coef else 0.0)
                     answers.append((hand, seat, view, int(acts_np[j]), deal, record))
