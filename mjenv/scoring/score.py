@@ -192,10 +192,8 @@ def _candidate_entries(bits: int) -> Entries:
     (a few hundred distinct each, against more than a thousand distinct masks)."""
     low = bits & _CHUNK_ALL
     high = bits ^ low
-    return _remember(_CANDIDATES_MEMO, bits,
-                     (_CANDIDATE_PARTS.get(low) or _entries(low, _CANDIDATE, _CANDIDATE_PARTS))
-                     + (_CANDIDATE_PARTS.get(high)
-                        or _entries(high, _CANDIDATE, _CANDIDATE_PARTS)))
+    return _remember(_CANDIDATES_MEMO, bits, _entries(low, _CANDIDATE, _CANDIDATE_PARTS)
+                     + _entries(high, _CANDIDATE, _CANDIDATE_PARTS))
 
 
 def _hold_entries(entries: Entries, r: Reading) -> tuple[int, Multi]:
