@@ -157,8 +157,8 @@ class Reading(NamedTuple):
     yaku about ranks across suits or runs of melds are a few bit tests).
 
     Per hand: ``win_tile``; ``single_wait`` (the 13-tile hand had exactly one wait, every
-    shape counted, RULES.md §7: what 独听 and 假独 ask); ``counts``
-    (34 counts of every tile, melds included, a kong as 4); ``kinds`` (the kinds present,
+    shape counted, RULES.md §7: what 独听 and 假独 ask); ``counts`` (``bytes``: the 34
+    counts of every tile, melds included, a kong as 4); ``kinds`` (the kinds present,
     sorted); ``suits`` (bit mask of SUIT_M, SUIT_P, SUIT_S, WIND, DRAGON present); ``ranks``
     (bit ``1 << r`` for each number rank r present); ``quads`` (kinds held four times, not as a
     kong: the 归 family); ``melds`` (declared); ``open_melds`` (how many of them were called:
@@ -176,7 +176,7 @@ class Reading(NamedTuple):
     concealed_pungs: int
     win_tile: int
     single_wait: bool
-    counts: tuple[int, ...]
+    counts: bytes
     kinds: tuple[int, ...]
     suits: int
     ranks: int
@@ -206,7 +206,8 @@ def _presence_table(base: int, n: int) -> dict[int, tuple[int, ...]]:
 
 
 # Per-suit kinds present (m, p, s, honors), and Reading.ranks of the union of the number
-# suits' patterns: the hand-wide facts are four look-ups instead of a loop over the kinds.
+# suits' patterns: the hand-wide facts are four look-ups instead of a loop over the kinds
+# (``tuple(compress(range(34), counts))`` takes longer).
 _SUIT_KINDS = tuple(_presence_table(base, 9) for base in (0, 9, 18))
 _HONOR_KINDS = _presence_table(27, 7)
 _RANKS_OF = {pattern: sum(1 << (k + 1) for k in kinds)
@@ -367,7 +368,7 @@ class HandFacts(NamedTuple):
 
     win_tile: int
     single_wait: bool
-    counts: tuple[int, ...]
+    counts: bytes
     kinds: tuple[int, ...]
     suits: int
     ranks: int
@@ -389,7 +390,7 @@ class HandFacts(NamedTuple):
               melds: tuple[Meld, ...], ctx: WinContext) -> "HandFacts":
         kinds, suits, ranks, fours = tile_facts(all_counts)
         if not melds:
-            shared = (win_tile, single_wait, tuple(all_counts), kinds, suits, ranks, fours,
+            shared = (win_tile, single_wait, all_counts, kinds, suits, ranks, fours,
                       melds, 0, ctx)
             return _new_tuple(cls, shared + ((), (), (), (), 0, 0, 0, shared))
         groups = []
@@ -412,7 +413,7 @@ class HandFacts(NamedTuple):
         if kongs:
             kongs.sort()
             fours = tuple([k for k in fours if k not in kongs])
-        shared = (win_tile, single_wait, tuple(all_counts), kinds, suits, ranks, fours, melds,
+        shared = (win_tile, single_wait, all_counts, kinds, suits, ranks, fours, melds,
                   len(melds) - ankans, ctx)
         return _new_tuple(cls, shared + (tuple(groups), tuple(chows), tuple(pungs),
                                          tuple(kongs), ankans, chow_bits, pung_bits, shared))

@@ -228,7 +228,6 @@ def _meeting(ok: Callable[[Yaku], bool]) -> int:
 _MEETS_CHOWS = tuple(_meeting(lambda y: y.chows <= c and y.pungs <= 4 - c) for c in range(5))
 _MEETS_HONOR_PUNGS = tuple(_meeting(lambda y: y.honor_pungs <= h) for h in range(5))
 _MEETS_QUADS = tuple(_meeting(lambda y: y.quads <= q) for q in range(4))  # at most 3 (14 tiles)
-_MEETS_SUITS = tuple(_meeting(lambda y: y.suits <= n) for n in range(4))
 _MEETS_KONGS = tuple(_meeting(lambda y: y.kongs <= k) for k in range(5))
 _MEETS_PAIR = tuple(_meeting(lambda y: y.pairs >> t & 1 == 1) for t in range(34))
 _MEETS_TWIN_CHOWS = tuple(_meeting(lambda y: y.twin_chows <= n) for n in range(4))
@@ -236,7 +235,9 @@ _MEETS_ADJACENT_PUNGS = tuple(_meeting(lambda y: y.adjacent_pungs <= n) for n in
 # Number pungs t whose t+1 may be a pung of the same suit.
 _ADJACENT_START = sum(1 << t for t in range(27) if t % 9 < 8)
 _MEETS_WITHIN_RANKS = _within_ranks(_STANDARD_ONLY)
-_MEETS_WITHIN_SUITS = _within_suits(_STANDARD_ONLY)
+# Per ``Reading.suits``: the minimum number suits and the maxima (``_within_suits``).
+_MEETS_SUITS = tuple(_meeting(lambda y: y.suits <= _SUIT_COUNT[suits & NUMBER_SUITS]) & within
+                     for suits, within in enumerate(_within_suits(_STANDARD_ONLY)))
 _MEETS_PLACEMENT = {p: _meeting(lambda y: p in y.placements) for p in PLACEMENTS}
 _RANK_MINIMUM_BITS = {m: _meeting(lambda y: y.ranks == m)
                       for m in {y.ranks for y in _STANDARD_ONLY}}
@@ -566,9 +567,12 @@ def _other_standard_wait(n13: int, total: bytes, win_tile: int, pair: int) -> bo
 
 def _other_special_wait(n13: int, total: bytes, win_tile: int) -> bool:
     """Whether a concealed 13-tile hand waited on seven pairs, knitted or thirteen orphans
-    on a kind besides ``win_tile`` that it does not hold four of."""
-    return any(t != win_tile and total[t] < 4
-               for t in special_wait_kinds(n13.to_bytes(34, "little")))
+    on a kind besides ``win_tile`` that it does not hold four of. Those waits need 7 kinds
+    (six pairs and a single), 13 (knitted or orphans) or 12 (orphans with a pair)."""
+    key = n13.to_bytes(34, "little")
+    if key.count(0) not in (21, 22, 27):
+        return False
+    return any(t != win_tile and total[t] < 4 for t in special_wait_kinds(key))
 
 
 def _second_wait(decompositions: tuple[Decomposition, ...], win_tile: int,
@@ -626,19 +630,19 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
         found.append((*_shape_yaku(r), r))
     if decompositions:
         meets = (_MEETS_QUADS[len(facts.quads)] & _MEETS_KONGS[len(facts.kongs)]
-                 & _MEETS_SUITS[_SUIT_COUNT[facts.suits & NUMBER_SUITS]]
-                 & _MEETS_WITHIN_SUITS[facts.suits] & _MEETS_RANKS[facts.ranks])
+                 & _MEETS_SUITS[facts.suits] & _MEETS_RANKS[facts.ranks])
         shape_mask = -1
         shape_multi: Multi = ()
         for d in decompositions:
-            if len(d.placements) == 1:      # the usual case: GROUPS and PLACEMENT yaku at once
-                placement, index = d.placements[0]
+            pair, _, _, _, _, _, placements = d
+            if len(placements) == 1:        # the usual case: GROUPS and PLACEMENT yaku at once
+                placement, index = placements[0]
                 r = facts.standard(d, placement, index)
                 if shape_mask < 0:
                     shape_mask, shape_multi = _shape_yaku(r)
                 n_chows = len(r.chows)
                 pung_bits = r.pung_bits
-                candidates = (meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[d.pair]
+                candidates = (meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[pair]
                               & _MEETS_PLACEMENT[placement]
                               & _MEETS_HONOR_PUNGS[(pung_bits >> 27).bit_count()]
                               & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
@@ -650,14 +654,14 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                               r))
                 continue
             group_mask = -1
-            for placement, index in d.placements:
+            for placement, index in placements:
                 r = facts.standard(d, placement, index)
                 if group_mask < 0:
                     if shape_mask < 0:
                         shape_mask, shape_multi = _shape_yaku(r)
                     n_chows = len(r.chows)
                     pung_bits = r.pung_bits
-                    candidates = (meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[d.pair]
+                    candidates = (meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[pair]
                                   & _MEETS_HONOR_PUNGS[(pung_bits >> 27).bit_count()]
                                   & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
                                   & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
@@ -775,30 +779,27 @@ _GROUP_OF = {"m": (_NUMBER_DIGITS, 0), "p": (_NUMBER_DIGITS, 8 * 9),
              "s": (_NUMBER_DIGITS, 8 * 18), "z": (_digit_counts("1234567"), 8 * 27)}
 
 
-def _group_counts(table: dict[str, int], digits: str) -> int:
-    """Packed counts of a digit group of any length."""
-    return sum(table[digits[i:i + 4]] for i in range(0, len(digits), 4))
-
-
 def _parse_counts(text: str) -> tuple[int, int]:
     """Counts (packed, see ``_UNIT``) and number of the tiles of an mpsz hand; malformed text
-    goes to ``parse_tiles``, which names the bad part."""
+    goes to ``parse_tiles``, which names the bad part. (Past 255 copies of a kind its byte
+    carries into the next one: the caller rejects a hand of that size before reading them.)"""
     s = text.replace(" ", "") if " " in text else text
     groups = _MPSZ_GROUP.findall(s)
-    total = 0
+    total = n = 0
     try:
         for digits, suit in groups:
             table, shift = _GROUP_OF[suit]
-            if len(digits) <= 4:
+            k = len(digits)
+            n += k
+            if k <= 4:
                 total += table[digits] << shift
-            elif len(digits) <= 8:          # (``_group_counts`` unrolled: the usual long group)
+            elif k <= 8:
                 total += table[digits[:4]] + table[digits[4:]] << shift
             else:
-                total += _group_counts(table, digits) << shift
+                for i in range(0, k, 4):
+                    total += table[digits[i:i + 4]] << shift
     except KeyError:                    # an honor 8 or 9: let parse_tiles name it
-        total = -1
-    # (48 bytes: a run of 256 copies carries into the next byte, and then n falls short)
-    n = sum(total.to_bytes(48, "little")) if total >= 0 else -1
+        n = -1
     if n + len(groups) != len(s):       # text outside the groups: not plain mpsz
         tiles = parse_tiles(text)
         return int.from_bytes(_hand_counts(tiles), "little"), len(tiles)

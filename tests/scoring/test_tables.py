@@ -54,9 +54,10 @@ def test_tile_facts_on_every_single_suit_pattern() -> None:
             assert tile_facts(bytes(counts)) == _plain_facts(counts), (base, mask)
 
 
-def _plain_candidates(chows: int, honor_pungs: int, kongs: int, quads: int, suits: int,
-                      ranks: int, pair: int, twins: int, adjacent: int, suit_bits: int,
+def _plain_candidates(chows: int, honor_pungs: int, kongs: int, quads: int, ranks: int,
+                      pair: int, twins: int, adjacent: int, suit_bits: int,
                       placement: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    suits = bin(suit_bits & 7).count("1")
     chosen = [y for y in YAKU.values() if y.scope in (GROUPS, PLACEMENT)
               and y.chows <= chows and y.pungs <= 4 - chows and y.honor_pungs <= honor_pungs
               and y.kongs <= kongs and y.quads <= quads and y.suits <= suits
@@ -73,20 +74,19 @@ def test_candidate_masks_match_the_declared_minimums() -> None:
     rng = random.Random(11)
     for _ in range(n(3000, 30000)):
         chows, honor_pungs = rng.randint(0, 4), rng.randint(0, 4)
-        kongs, quads, suits = rng.randint(0, 4), rng.randint(0, 3), rng.randint(0, 3)
+        kongs, quads = rng.randint(0, 4), rng.randint(0, 3)
         ranks, pair = rng.randrange(0, 1 << 10, 2), rng.randrange(34)
         twins, adjacent, suit_bits = rng.randint(0, 3), rng.randint(0, 3), rng.randrange(32)
         placement = rng.choice(sorted(PLACEMENTS))
         mask = (s._MEETS_CHOWS[chows] & s._MEETS_HONOR_PUNGS[honor_pungs]
-                & s._MEETS_KONGS[kongs] & s._MEETS_QUADS[quads] & s._MEETS_SUITS[suits]
+                & s._MEETS_KONGS[kongs] & s._MEETS_QUADS[quads] & s._MEETS_SUITS[suit_bits]
                 & s._MEETS_RANKS[ranks] & s._MEETS_PAIR[pair] & s._MEETS_TWIN_CHOWS[twins]
-                & s._MEETS_ADJACENT_PUNGS[adjacent] & s._MEETS_WITHIN_SUITS[suit_bits]
-                & s._MEETS_PLACEMENT[placement])
+                & s._MEETS_ADJACENT_PUNGS[adjacent] & s._MEETS_PLACEMENT[placement])
         chosen = [y.id for i, y in enumerate(s._STANDARD_ONLY) if mask >> i & 1]
         got = (tuple(i for i in chosen if YAKU[i].scope == GROUPS),
                tuple(i for i in chosen if YAKU[i].scope == PLACEMENT))
         assert mask & s._GROUP_BITS | mask & s._PLACEMENT_BITS == mask
-        assert got == _plain_candidates(chows, honor_pungs, kongs, quads, suits, ranks, pair,
+        assert got == _plain_candidates(chows, honor_pungs, kongs, quads, ranks, pair,
                                         twins, adjacent, suit_bits, placement)
 
 

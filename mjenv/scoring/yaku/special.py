@@ -38,8 +38,8 @@ def buda_sanxiangfeng(r: Reading) -> bool:
     if r.suits & NUMBER_SUITS != NUMBER_SUITS:
         return False
     c = r.counts
-    m = tuple(c[0:9])
-    return sum(m) == 3 and m == tuple(c[9:18]) == tuple(c[18:27])
+    m = c[0:9]
+    return sum(m) == 3 and m == c[9:18] == c[18:27]
 
 
 @yaku("shisanyao", "十三幺", "Thirteen Orphans", 60, O, excludes=("menqing",), scope=SUITS)
