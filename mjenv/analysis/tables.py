@@ -20,6 +20,7 @@ Suit indices: 0 m, 1 p, 2 s, 3 honors (``SUIT_SLICES`` gives their ranges in the
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import product
 from typing import Any, Callable, TypeVar
 
 SUIT_SLICES: tuple[tuple[int, int], ...] = ((0, 9), (9, 18), (18, 27), (27, 34))
@@ -146,6 +147,29 @@ def _suit_table(n: int, chows: bool) -> dict[bytes, tuple[ReadingT, ...]]:
 # The readings of every complete suit key, in relative ranks (see ``_suit_table``).
 NUMBER_TABLE = _suit_table(9, chows=True)
 HONOR_TABLE = _suit_table(7, chows=False)
+
+
+def _wait_table(table: dict[bytes, tuple[ReadingT, ...]], n: int) -> dict[int, int]:
+    """Per suit key that one more tile completes, packed into an int (byte r: the count of
+    rank r), the bit mask of the ranks that do: every complete key less one of its tiles
+    (so every key of up to 13 tiles, four a rank, that has a wait is here)."""
+    taken = {bytes(present): tuple((1 << 8 * r, 1 << r) for r in range(n) if present[r])
+             for present in product((0, 1), repeat=n)}
+    out: dict[int, int] = {}
+    get = out.get
+    for key in table:
+        counts = int.from_bytes(key, "little")
+        for unit, bit in taken[key.translate(_PRESENT)]:
+            less = counts - unit
+            out[less] = get(less, 0) | bit
+    return out
+
+
+_PRESENT = bytes([0] + [1] * 255)       # bytes.translate: is the rank present?
+# The wait ranks of every suit key of up to 13 tiles (see ``_wait_table``); a key not here
+# has none.
+NUMBER_WAITS = _wait_table(NUMBER_TABLE, 9)
+HONOR_WAITS = _wait_table(HONOR_TABLE, 7)
 
 
 @cached(_CACHE)
@@ -302,18 +326,23 @@ def suit_wait_ranks(suit: int, key: bytes) -> tuple[int, ...]:
     in tile order.
 
     A fifth copy is allowed: these are structural waits, the four-held rule is applied later.
-    Up to 13 tiles and four copies the answer is a table look-up per rank; beyond, a search.
+    Up to 13 tiles and four copies the answer is a look-up in the wait tables (a fifth copy,
+    or a longer key, is searched).
     """
     base = SUIT_SLICES[suit][0]
-    table = NUMBER_TABLE if suit < 3 else HONOR_TABLE
     small = sum(key) <= 13 and max(key, default=0) <= 4
+    ranks = (NUMBER_WAITS if suit < 3 else HONOR_WAITS).get(int.from_bytes(key, "little"), 0) \
+        if small else 0
     out = []
     buf = bytearray(key)
     for r, c in enumerate(key):
-        buf[r] = c + 1
-        if (bytes(buf) in table) if small and c < 4 else suit_complete(suit, bytes(buf)):
+        if ranks >> r & 1:
             out.append(base + r)
-        buf[r] = c
+        elif c >= 4 or not small:
+            buf[r] = c + 1
+            if suit_complete(suit, bytes(buf)):
+                out.append(base + r)
+            buf[r] = c
     return tuple(out)
 
 

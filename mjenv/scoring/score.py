@@ -24,9 +24,9 @@ hands such memos cost more to keep than they save). An mpsz digit group is one t
 per four digits. ``tests/scoring/test_properties.py``
 checks all of this against the plain definition. The single-wait test (for 独听/假独) stops
 at a placement that proves a second wait; else, for a hand that reads standard, another wait
-can only complete the winning tile's suit or the pair's suit, so it is one set intersection
-per such suit against the import-time complete suit keys (plus the special shapes' waits of a
-concealed hand); a knitted or thirteen-orphans hand waits on special shapes only, and only
+can only complete the winning tile's suit or the pair's suit, so it is one look-up per such
+suit in the import-time wait tables (``mjenv.analysis.tables.NUMBER_WAITS``; plus the special
+shapes' waits of a concealed hand of 7, 12 or 13 kinds); a knitted or thirteen-orphans hand waits on special shapes only, and only
 seven-pairs hands run the full wait search. Tile
 counts travel packed in one int (byte t: kind t), so adding the winning tile and the melds
 is a few additions.
@@ -41,7 +41,7 @@ from itertools import repeat
 from typing import Callable, Iterable, Sequence, TypeVar
 
 from mjenv.analysis import is_knitted, is_seven_pairs, is_thirteen_orphans
-from mjenv.analysis.tables import HONOR_TABLE, NUMBER_TABLE
+from mjenv.analysis.tables import HONOR_TABLE, HONOR_WAITS, NUMBER_TABLE, NUMBER_WAITS
 from mjenv.analysis.waits import special_wait_kinds, structural_wait_kinds
 from mjenv.scoring.reading import (KNITTED, LIANGMIAN, NUMBER_SUITS, SEVEN_PAIRS, SHAPES,
                                    SHUANGPENG, STANDARD, THIRTEEN_ORPHANS, Decomposition, Group,
@@ -531,13 +531,14 @@ def _analyse(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
 
 
 # Per suit (m, p, s, honors): the packed counts (see ``_UNIT``, suit-relative) of every
-# complete suit key, the first kind, a mask of the suit's bytes, and the unit of each rank.
+# complete suit key, the wait ranks of a suit key, the first kind and a mask of the suit's
+# bytes.
 _COMPLETE = ((frozenset(map(int.from_bytes, NUMBER_TABLE, repeat("little"))),) * 3
              + (frozenset(map(int.from_bytes, HONOR_TABLE, repeat("little"))),))
+_WAITS = (NUMBER_WAITS,) * 3 + (HONOR_WAITS,)
 _SUIT_AT = tuple((t // 9 if t < 27 else 3) for t in range(34))
 _SUIT_LO = (0, 9, 18, 27)
 _SUIT_MASK = ((1 << 72) - 1,) * 3 + ((1 << 56) - 1,)
-_SUIT_UNITS = ((tuple(1 << 8 * r for r in range(9)),) * 3 + (tuple(1 << 8 * r for r in range(7)),))
 
 
 def _other_standard_wait(n13: int, total: bytes, win_tile: int, pair: int) -> bool:
@@ -545,23 +546,27 @@ def _other_standard_wait(n13: int, total: bytes, win_tile: int, pair: int) -> bo
     waited, in the standard shape, on a kind besides ``win_tile`` that it does not hold four
     of (RULES.md §7). Every suit but the winning tile's is complete, so another kind can only
     complete the winning tile's suit, or the pair's suit (as a pung) when the winning tile's
-    suit is complete without it: per suit, one set intersection of its completions with the
-    import-time complete keys."""
+    suit is complete without it: per suit, a look-up in the import-time wait tables."""
     ws = _SUIT_AT[win_tile]
     lo = _SUIT_LO[ws]
     s13 = n13 >> 8 * lo & _SUIT_MASK[ws]
-    complete = _COMPLETE[ws]
-    for key in complete.intersection(map(s13.__add__, _SUIT_UNITS[ws])):
-        t = lo + (key - s13).bit_length() // 8
-        if t != win_tile and total[t] < 4:
-            return True
+    if _held_below_four(_WAITS[ws].get(s13, 0) & ~(1 << win_tile - lo), lo, total):
+        return True
     ps = _SUIT_AT[pair]
-    if ps != ws and s13 in complete:
+    if ps != ws and s13 in _COMPLETE[ws]:
         lo = _SUIT_LO[ps]
-        sp = n13 >> 8 * lo & _SUIT_MASK[ps]
-        for key in _COMPLETE[ps].intersection(map(sp.__add__, _SUIT_UNITS[ps])):
-            if total[lo + (key - sp).bit_length() // 8] < 4:
-                return True
+        return _held_below_four(_WAITS[ps].get(n13 >> 8 * lo & _SUIT_MASK[ps], 0), lo, total)
+    return False
+
+
+def _held_below_four(ranks: int, lo: int, total: bytes) -> bool:
+    """Whether any rank of the mask ``ranks`` (a suit starting at kind ``lo``) is a kind held
+    fewer than four times."""
+    while ranks:
+        low = ranks & -ranks
+        if total[lo + low.bit_length() - 1] < 4:
+            return True
+        ranks ^= low
     return False
 
 
