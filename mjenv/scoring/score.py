@@ -136,22 +136,28 @@ _HAND_MASK = _mask_per_shape(HAND)
 _SUIT_COUNT = tuple(bin(m).count("1") for m in range(8))
 
 
-def _grouped(yakus: Sequence[Yaku], maxima: Callable[[Yaku], tuple[int, int]],
-             allows: Callable[[int, int, int], bool], size: int) -> tuple[int, ...]:
-    """Entry v: the bits (indices into ``yakus``) of the yaku whose two maxima ``allows``
-    the value v; the few distinct pairs of maxima are grouped first."""
-    groups: dict[tuple[int, int], int] = {}
+def _grouped(yakus: Sequence[Yaku], maxima: Callable[[Yaku], tuple[int, ...]],
+             allows: Callable[..., bool], size: int) -> tuple[int, ...]:
+    """Entry v: the bits (indices into ``yakus``) of the yaku whose maxima ``allows`` the
+    value v (``allows(v, *maxima)``); the few distinct tuples of maxima are grouped first."""
+    groups: dict[tuple[int, ...], int] = {}
     for i, y in enumerate(yakus):
         groups[maxima(y)] = groups.get(maxima(y), 0) | 1 << i
-    return tuple(sum(bits for (a, b), bits in groups.items() if allows(v, a, b))
+    return tuple(sum(bits for most, bits in groups.items() if allows(v, *most))
                  for v in range(size))
+
+
+def _rank_span(ranks: int) -> int:
+    """How many ranks, lowest to highest, the ``Reading.ranks`` bits span (0: none)."""
+    return ranks.bit_length() - (ranks & -ranks).bit_length() + 1 if ranks else 0
 
 
 def _within_ranks(yakus: Sequence[Yaku]) -> tuple[int, ...]:
     """Per ``ranks | suits >> 3 << 10`` (the number ranks and the honor suits present)."""
-    return _grouped(yakus, lambda y: (y.within_ranks, y.most_numbers),
-                    lambda v, most, n: v & 1023 & ~most == 0
-                    and (v & 1023).bit_count() + HONOR_NUMBERS[v >> 10] <= n, 1 << 12)
+    return _grouped(yakus, lambda y: (y.within_ranks, y.most_numbers, y.rank_span),
+                    lambda v, most, n, span: v & 1023 & ~most == 0
+                    and (v & 1023).bit_count() + HONOR_NUMBERS[v >> 10] <= n
+                    and _rank_span(v & 1023) <= span, 1 << 12)
 
 
 def _within_suits(yakus: Sequence[Yaku]) -> tuple[int, ...]:

@@ -66,6 +66,8 @@ def test_scopes_and_minimums_are_honest() -> None:
                     assert bin(r.suits & NUMBER_SUITS).count("1") <= y.most_suits, (y.id, w)
                     numbers = bin(r.ranks).count("1") + HONOR_NUMBERS[r.suits >> 3]
                     assert numbers <= y.most_numbers, (y.id, w)
+                    shown = [k for k in range(1, 10) if r.ranks >> k & 1]
+                    assert not shown or shown[-1] - shown[0] < y.rank_span, (y.id, w)
                     assert r.shape != "standard" or r.placement in y.placements, (y.id, w)
                 if v and r.shape == "standard":
                     honor_pungs = sum(1 for t in r.pungs if t >= 27)

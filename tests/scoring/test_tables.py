@@ -54,6 +54,12 @@ def test_tile_facts_on_every_single_suit_pattern() -> None:
             assert tile_facts(bytes(counts)) == _plain_facts(counts), (base, mask)
 
 
+def _span(ranks: int) -> int:
+    """Ranks from the lowest to the highest of the ``Reading.ranks`` bits."""
+    shown = [k for k in range(1, 10) if ranks >> k & 1]
+    return shown[-1] - shown[0] + 1 if shown else 0
+
+
 def _plain_candidates(chows: int, honor_pungs: int, kongs: int, quads: int, ranks: int,
                       pair: int, twins: int, adjacent: int, suit_bits: int,
                       placement: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -63,7 +69,8 @@ def _plain_candidates(chows: int, honor_pungs: int, kongs: int, quads: int, rank
               and y.kongs <= kongs and y.quads <= quads and y.suits <= suits
               and ranks & y.ranks == y.ranks and y.pairs >> pair & 1
               and y.twin_chows <= twins and y.adjacent_pungs <= adjacent
-              and ranks & ~y.within_ranks == 0 and suit_bits & ~y.within_suits == 0
+              and ranks & ~y.within_ranks == 0 and _span(ranks) <= y.rank_span
+              and suit_bits & ~y.within_suits == 0
               and bin(suit_bits & 7).count("1") <= y.most_suits and placement in y.placements]
     return (tuple(y.id for y in chosen if y.scope == GROUPS),
             tuple(y.id for y in chosen if y.scope == PLACEMENT))
@@ -157,6 +164,7 @@ def test_tiles_and_hand_masks_match_the_declared_maxima() -> None:
             numbers = bin(ranks).count("1") + bin(suit_bits >> 3).count("1")
             assert allowed == sum(1 << i for i, y in enumerate(YAKU.values())
                                   if ranks & ~y.within_ranks == 0
+                                  and _span(ranks) <= y.rank_span
                                   and suit_bits & ~y.within_suits == 0
                                   and bin(suit_bits & 7).count("1") <= y.most_suits
                                   and numbers <= y.most_numbers), (ranks, suit_bits)

@@ -22,7 +22,8 @@ of chows equal to an earlier one (chows minus distinct chows: 1 for two identica
 ``within_ranks`` and ``within_suits`` are maxima, for any shape: the number ranks (1–9) and
 the ``Reading.suits`` bits the tiles may show at most; ``most_suits`` the most number suits
 they may show; ``most_numbers`` the most "numbers" (序数: distinct number ranks, plus one for
-winds and one for dragons) they may use. ``placements`` are the placements of the winning tile (``Reading.placement``)
+winds and one for dragons) they may use; ``rank_span`` the most ranks, lowest to highest, the
+number tiles may span (全带: every set holds one rank, so 5). ``placements`` are the placements of the winning tile (``Reading.placement``)
 a ``PLACEMENT`` yaku may hold for. The scorer skips a predicate whose
 minimum or maximum the reading misses, so most predicates never run on a given hand.
 Tests check every declaration against full evaluation.
@@ -97,6 +98,7 @@ class Yaku:
     within_suits: int = ALL_SUITS   # ``Reading.suits`` bits that may be set
     most_suits: int = 3             # number suits that may be present
     most_numbers: int = 11          # 序数 that may be used (ranks, winds, dragons)
+    rank_span: int = 9              # ranks, lowest to highest, the number tiles may span
     placements: frozenset[str] = PLACEMENTS     # ``Reading.placement``s it may hold for
 
     def __call__(self, reading: Reading) -> int:
@@ -110,7 +112,7 @@ def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str
          pairs: Iterable[int] = range(34), kongs: int = 0, twin_chows: int = 0,
          adjacent_pungs: int = 0, within_ranks: Iterable[int] = range(1, 10),
          within_suits: int = ALL_SUITS, most_suits: int = 3, most_numbers: int = 11,
-         placements: Iterable[str] = PLACEMENTS) -> Callable[[Callable[[Reading], int]], Yaku]:
+         rank_span: int = 9, placements: Iterable[str] = PLACEMENTS) -> Callable[[Callable[[Reading], int]], Yaku]:
     """Decorator turning a predicate into its ``Yaku`` record (``ranks`` and ``within_ranks``
     as numbers 1–9, ``pairs`` as tiles, ``within_suits`` as ``Reading.suits`` bits)."""
     if scope not in (SUITS, TILES, SITUATION, HAND, GROUPS, PLACEMENT):
@@ -126,7 +128,7 @@ def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str
         return Yaku(id, name_zh, name_en, points, shapes, frozenset(excludes), fn, scope,
                     chows, pungs, honor_pungs, quads, suits, rank_bits, pair_bits,
                     kongs, twin_chows, adjacent_pungs, within_rank_bits, within_suits,
-                    most_suits, most_numbers, frozenset(placements))
+                    most_suits, most_numbers, rank_span, frozenset(placements))
 
     return wrap
 

@@ -148,7 +148,7 @@ _PUNGS_OF = tuple(_SUIT_STARTS << k for k in range(9))
 
 
 @yaku("quandai", "全带", "Rank in Every Set", 10, S, scope=GROUPS, pairs=NUMBERS,
-      within_suits=NUMBERS_ONLY)
+      within_suits=NUMBERS_ONLY, rank_span=5)
 def quandai(r: Reading) -> bool:
     """Every meld and the pair holds a number tile of one same rank."""
     if r.pair >= 27:

@@ -19,13 +19,14 @@ def _all_groups_outside(r: Reading) -> bool:
             and not r.pung_bits & ~_OUTSIDE)
 
 
-@yaku("hunquan", "混全带幺", "Outside Hand", 4, S, scope=GROUPS, pairs=OUTSIDE)
+@yaku("hunquan", "混全带幺", "Outside Hand", 4, S, scope=GROUPS, pairs=OUTSIDE,
+      within_ranks=(1, 2, 3, 7, 8, 9))
 def hunquan(r: Reading) -> bool:
     return _all_groups_outside(r)
 
 
 @yaku("chunquan", "纯全带幺", "Terminals in All Sets", 6, S, excludes=("hunquan",), scope=GROUPS,
-      pairs=TERMINALS, within_suits=NUMBERS_ONLY)
+      pairs=TERMINALS, within_ranks=(1, 2, 3, 7, 8, 9), within_suits=NUMBERS_ONLY)
 def chunquan(r: Reading) -> bool:
     return r.suits & (WIND | DRAGON) == 0 and _all_groups_outside(r)
 
