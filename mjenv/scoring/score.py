@@ -232,7 +232,10 @@ def _meeting(ok: Callable[[Yaku], bool]) -> int:
 
 
 _MEETS_CHOWS = tuple(_meeting(lambda y: y.chows <= c and y.pungs <= 4 - c) for c in range(5))
-_MEETS_HONOR_PUNGS = tuple(_meeting(lambda y: y.honor_pungs <= h) for h in range(5))
+# Per honor pung pattern (``pung_bits >> 27``: bits 0–3 the winds, 4–6 the dragons).
+_MEETS_HONOR_PUNGS = tuple(_meeting(lambda y: y.wind_pungs <= (h & 15).bit_count()
+                                    and y.dragon_pungs <= (h >> 4).bit_count())
+                           for h in range(1 << 7))
 _MEETS_QUADS = tuple(_meeting(lambda y: y.quads <= q) for q in range(4))  # at most 3 (14 tiles)
 _MEETS_KONGS = tuple(_meeting(lambda y: y.kongs <= k) for k in range(5))
 _MEETS_PAIR = tuple(_meeting(lambda y: y.pairs >> t & 1 == 1) for t in range(34))
@@ -655,7 +658,7 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                 pung_bits = r.pung_bits
                 candidates = (meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[pair]
                               & _MEETS_PLACEMENT[placement]
-                              & _MEETS_HONOR_PUNGS[(pung_bits >> 27).bit_count()]
+                              & _MEETS_HONOR_PUNGS[pung_bits >> 27]
                               & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
                               & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
                                                        & _ADJACENT_START).bit_count()])
@@ -673,7 +676,7 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                     n_chows = len(r.chows)
                     pung_bits = r.pung_bits
                     candidates = (meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[pair]
-                                  & _MEETS_HONOR_PUNGS[(pung_bits >> 27).bit_count()]
+                                  & _MEETS_HONOR_PUNGS[pung_bits >> 27]
                                   & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
                                   & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
                                                            & _ADJACENT_START).bit_count()])

@@ -70,13 +70,15 @@ def test_scopes_and_minimums_are_honest() -> None:
                     assert not shown or shown[-1] - shown[0] < y.rank_span, (y.id, w)
                     assert r.shape != "standard" or r.placement in y.placements, (y.id, w)
                 if v and r.shape == "standard":
-                    honor_pungs = sum(1 for t in r.pungs if t >= 27)
+                    wind_pungs = sum(1 for t in r.pungs if 27 <= t < 31)
+                    dragon_pungs = sum(1 for t in r.pungs if t >= 31)
                     suits = bin(r.suits & NUMBER_SUITS).count("1")
                     twins = len(r.chows) - len(set(r.chows))
                     adjacent = sum(1 for t in r.pungs
                                    if t < 27 and t % 9 < 8 and t + 1 in r.pungs)
                     assert (len(r.chows) >= y.chows and len(r.pungs) >= y.pungs
-                            and honor_pungs >= y.honor_pungs and len(r.quads) >= y.quads
+                            and wind_pungs >= y.wind_pungs
+                            and dragon_pungs >= y.dragon_pungs and len(r.quads) >= y.quads
                             and suits >= y.suits and r.ranks & y.ranks == y.ranks
                             and y.pairs >> r.pair & 1 and len(r.kongs) >= y.kongs
                             and twins >= y.twin_chows and adjacent >= y.adjacent_pungs), \

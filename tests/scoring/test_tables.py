@@ -60,12 +60,14 @@ def _span(ranks: int) -> int:
     return shown[-1] - shown[0] + 1 if shown else 0
 
 
-def _plain_candidates(chows: int, honor_pungs: int, kongs: int, quads: int, ranks: int,
+def _plain_candidates(chows: int, honors: int, kongs: int, quads: int, ranks: int,
                       pair: int, twins: int, adjacent: int, suit_bits: int,
                       placement: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     suits = bin(suit_bits & 7).count("1")
     chosen = [y for y in YAKU.values() if y.scope in (GROUPS, PLACEMENT)
-              and y.chows <= chows and y.pungs <= 4 - chows and y.honor_pungs <= honor_pungs
+              and y.chows <= chows and y.pungs <= 4 - chows
+              and y.wind_pungs <= (honors & 15).bit_count()
+              and y.dragon_pungs <= (honors >> 4).bit_count()
               and y.kongs <= kongs and y.quads <= quads and y.suits <= suits
               and ranks & y.ranks == y.ranks and y.pairs >> pair & 1
               and y.twin_chows <= twins and y.adjacent_pungs <= adjacent
@@ -80,12 +82,12 @@ def test_candidate_masks_match_the_declared_minimums() -> None:
     s = score_module
     rng = random.Random(11)
     for _ in range(n(3000, 30000)):
-        chows, honor_pungs = rng.randint(0, 4), rng.randint(0, 4)
+        chows, honors = rng.randint(0, 4), rng.randrange(1 << 7)
         kongs, quads = rng.randint(0, 4), rng.randint(0, 3)
         ranks, pair = rng.randrange(0, 1 << 10, 2), rng.randrange(34)
         twins, adjacent, suit_bits = rng.randint(0, 3), rng.randint(0, 3), rng.randrange(32)
         placement = rng.choice(sorted(PLACEMENTS))
-        mask = (s._MEETS_CHOWS[chows] & s._MEETS_HONOR_PUNGS[honor_pungs]
+        mask = (s._MEETS_CHOWS[chows] & s._MEETS_HONOR_PUNGS[honors]
                 & s._MEETS_KONGS[kongs] & s._MEETS_QUADS[quads] & s._MEETS_SUITS[suit_bits]
                 & s._MEETS_RANKS[ranks] & s._MEETS_PAIR[pair] & s._MEETS_TWIN_CHOWS[twins]
                 & s._MEETS_ADJACENT_PUNGS[adjacent] & s._MEETS_PLACEMENT[placement])
@@ -93,7 +95,7 @@ def test_candidate_masks_match_the_declared_minimums() -> None:
         got = (tuple(i for i in chosen if YAKU[i].scope == GROUPS),
                tuple(i for i in chosen if YAKU[i].scope == PLACEMENT))
         assert mask & s._GROUP_BITS | mask & s._PLACEMENT_BITS == mask
-        assert got == _plain_candidates(chows, honor_pungs, kongs, quads, ranks, pair,
+        assert got == _plain_candidates(chows, honors, kongs, quads, ranks, pair,
                                         twins, adjacent, suit_bits, placement)
 
 
