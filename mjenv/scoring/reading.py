@@ -165,15 +165,8 @@ class Reading(NamedTuple):
     chi, pon, open or added kan); ``ctx``.
     """
 
-    shape: str
-    groups: tuple[Group, ...]
-    pair: int | None
-    placement: str | None
-    win_group: int | None
-    chows: tuple[int, ...]
-    pungs: tuple[int, ...]
-    kongs: tuple[int, ...]
-    concealed_pungs: int
+    # Per hand first (``HandFacts.shared``): a reading is that run plus its own fields, one
+    # tuple concatenation.
     win_tile: int
     single_wait: bool
     counts: bytes
@@ -184,6 +177,16 @@ class Reading(NamedTuple):
     melds: tuple[Meld, ...]
     open_melds: int
     ctx: WinContext
+    # Per reading.
+    shape: str
+    groups: tuple[Group, ...]
+    pair: int | None
+    placement: str | None
+    win_group: int | None
+    chows: tuple[int, ...]
+    pungs: tuple[int, ...]
+    kongs: tuple[int, ...]
+    concealed_pungs: int
     chow_bits: int = 0
     pung_bits: int = 0
 
@@ -420,8 +423,8 @@ class HandFacts(NamedTuple):
 
     def special(self, shape: str) -> Reading:
         """The one reading of a seven-pairs, knitted or thirteen-orphans hand."""
-        return _new_tuple(Reading, (shape, (), None, None, None, (), (), (), 0) + self.shared
-                          + (0, 0))
+        return _new_tuple(Reading, self.shared + (shape, (), None, None, None, (), (), (), 0, 0,
+                                                  0))
 
     def standard(self, d: Decomposition, placement: str, index: int | None) -> Reading:
         """The standard reading of decomposition ``d`` with the winning tile placed as
@@ -441,8 +444,9 @@ class HandFacts(NamedTuple):
                 pungs = tuple(sorted(pungs + self.meld_pungs))
             chow_bits |= self.meld_chow_bits
             pung_bits |= self.meld_pung_bits
-        return _new_tuple(Reading, (STANDARD, groups, pair, placement, index, chows, pungs,
-                                    self.kongs, concealed) + self.shared + (chow_bits, pung_bits))
+        return _new_tuple(Reading, self.shared + (STANDARD, groups, pair, placement, index, chows,
+                                                  pungs, self.kongs, concealed, chow_bits,
+                                                  pung_bits))
 
 
 def meld_group(m: Meld) -> Group:

@@ -341,7 +341,8 @@ def _shape_yaku(r: Reading) -> tuple[int, Multi]:
     if situation is None:
         situation = _remember(_SITUATION_MEMO, key, _hold_entries(_SITUATION_YAKU[shape], r))
     bits = _HAND_MASK[shape] & within
-    mask, multi = _hold_entries(_entries(bits, _ENTRY, _ENTRIES_MEMO), r) if bits else _NONE
+    mask, multi = _hold_entries(_ENTRIES_MEMO.get(bits) or _entries(bits, _ENTRY, _ENTRIES_MEMO),
+                                r) if bits else _NONE
     suit_mask, suit_multi = _SUITS_HOLD[suits << 2 | code]
     return (mask | tiles[0] | situation[0] | suit_mask,
             multi + tiles[1] + situation[1] + suit_multi)
