@@ -26,8 +26,8 @@ checks all of this against the plain definition. The single-wait test (for Áã¨Âê
 at a placement that proves a second wait; else, for a hand that reads standard, another wait
 can only complete the winning tile's suit or the pair's suit, so it is one look-up per such
 suit in the import-time wait tables (``mjenv.analysis.tables.NUMBER_WAITS``; plus the special
-shapes' waits of a concealed hand of 7, 12 or 13 kinds); a knitted or thirteen-orphans hand waits on special shapes only, and only
-seven-pairs hands run the full wait search. Tile
+shapes' waits of a concealed hand of 7, 12 or 13 kinds); a knitted or thirteen-orphans hand
+waits on special shapes only, and only seven-pairs hands run the full wait search. Tile
 counts travel packed in one int (byte t: kind t), so adding the winning tile and the melds
 is a few additions.
 """
