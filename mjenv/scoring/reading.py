@@ -6,7 +6,7 @@ tile sits (its *placement*) and which group it completes, whether the 13-tile ha
 single wait, the counts of every tile (melds included), the winds and the situation flags.
 Scoring (``mjenv.scoring.score``) enumerates the readings of a hand and keeps the best one.
 
-The hand-wide facts (``counts``, ``kinds``, ``suits``, ``ranks``, ``quads``, ``single_wait``,
+The hand-wide facts (``counts``, ``suits``, ``ranks``, ``quads``, ``single_wait``,
 ``melds``, ``ctx``) are the same in every reading of a hand; they are precomputed once so the
 predicates stay one-liners.
 """
@@ -158,8 +158,8 @@ class Reading(NamedTuple):
 
     Per hand: ``win_tile``; ``single_wait`` (the 13-tile hand had exactly one wait, every
     shape counted, RULES.md §7: what 独听 and 假独 ask); ``counts`` (``bytes``: the 34
-    counts of every tile, melds included, a kong as 4); ``kinds`` (the kinds present,
-    sorted); ``suits`` (bit mask of SUIT_M, SUIT_P, SUIT_S, WIND, DRAGON present); ``ranks``
+    counts of every tile, melds included, a kong as 4; ``kinds``, the kinds present, sorted,
+    is derived from them on access); ``suits`` (bit mask of SUIT_M, SUIT_P, SUIT_S, WIND, DRAGON present); ``ranks``
     (bit ``1 << r`` for each number rank r present); ``quads`` (kinds held four times, not as a
     kong: the 归 family); ``melds`` (declared); ``open_melds`` (how many of them were called:
     chi, pon, open or added kan); ``ctx``.
@@ -170,7 +170,6 @@ class Reading(NamedTuple):
     win_tile: int
     single_wait: bool
     counts: bytes
-    kinds: tuple[int, ...]
     suits: int
     ranks: int
     quads: tuple[int, ...]
@@ -190,6 +189,11 @@ class Reading(NamedTuple):
     chow_bits: int = 0
     pung_bits: int = 0
 
+    @property
+    def kinds(self) -> tuple[int, ...]:
+        """The kinds present, sorted (from ``counts``: only two predicates ask)."""
+        return tuple(compress(_KINDS, self.counts))
+
 
 # A Reading from one tuple of all its fields, in order (what the NamedTuple's own ``__new__``
 # does after binding 21 arguments one by one).
@@ -208,32 +212,27 @@ def _presence_table(base: int, n: int) -> dict[int, tuple[int, ...]]:
             tuple(base + r for r in range(n) if m >> r & 1) for m in range(1 << n)}
 
 
-# Per-suit kinds present (m, p, s, honors), and Reading.ranks of the union of the number
-# suits' patterns: the hand-wide facts are four look-ups instead of a loop over the kinds
-# (``tuple(compress(range(34), counts))`` takes longer).
-_SUIT_KINDS = tuple(_presence_table(base, 9) for base in (0, 9, 18))
-_HONOR_KINDS = _presence_table(27, 7)
+# Reading.ranks of the union of the number suits' presence patterns, and the honor suits of
+# the honors' pattern: the hand-wide masks are look-ups instead of a loop over the kinds.
 _RANKS_OF = {pattern: sum(1 << (k + 1) for k in kinds)
-             for pattern, kinds in _SUIT_KINDS[0].items()}
+             for pattern, kinds in _presence_table(0, 9).items()}
 _HONOR_SUITS = {pattern: (WIND if any(k < 31 for k in kinds) else 0)
                 | (DRAGON if any(k >= 31 for k in kinds) else 0)
-                for pattern, kinds in _HONOR_KINDS.items()}
+                for pattern, kinds in _presence_table(27, 7).items()}
 
 
 _NINE = (1 << 72) - 1            # the nine bytes of one number suit
 
 
-def tile_facts(counts: bytes) -> tuple[tuple[int, ...], int, int, tuple[int, ...]]:
-    """``(kinds, suits, ranks, fours)`` of the 34 counts of every tile of a hand: the kinds
-    present, the ``Reading.suits`` and ``Reading.ranks`` masks, the kinds held four times.
-    (Byte-level operations and per-suit table look-ups: no Python loop over the kinds.)"""
+def tile_facts(counts: bytes) -> tuple[int, int, tuple[int, ...]]:
+    """``(suits, ranks, fours)`` of the 34 counts of every tile of a hand: the
+    ``Reading.suits`` and ``Reading.ranks`` masks, the kinds held four times.
+    (Byte-level operations and table look-ups: no Python loop over the kinds.)"""
     present = int.from_bytes(counts.translate(_PRESENT), "little")
     m = present & _NINE
     p = present >> 72 & _NINE
     s = present >> 144 & _NINE
-    z = present >> 216
-    return (_SUIT_KINDS[0][m] + _SUIT_KINDS[1][p] + _SUIT_KINDS[2][s] + _HONOR_KINDS[z],
-            (m and SUIT_M) | (p and SUIT_P) | (s and SUIT_S) | _HONOR_SUITS[z],
+    return ((m and SUIT_M) | (p and SUIT_P) | (s and SUIT_S) | _HONOR_SUITS[present >> 216],
             _RANKS_OF[m | p | s],
             tuple(compress(_KINDS, counts.translate(_FOUR))) if 4 in counts else ())
 
@@ -304,6 +303,13 @@ _SUITS = tuple((lo, hi, bytes(hi - lo), _NUMBER_INDEXED, _suit_parts(lo, _NUMBER
                for lo, hi in SUIT_SLICES[:3]) + \
     ((27, 34, bytes(7), _HONOR_INDEXED, _suit_parts(27, _HONOR_MELDS)),)
 del _NUMBER_MELDS, _HONOR_MELDS
+# Per suit: (first kind, last kind + 1, its counts when empty, and per key that reads one way
+# only its one reading: the pair as a tile or -1, then its parts). Nearly every hand reads
+# one way in each suit, so that takes one look-up a suit and no index.
+_SINGLE_SUITS = tuple((lo, hi, empty, {key: (p + lo if p >= 0 else -1, *parts[i])
+                                       for key, rel in table.items() if len(rel) == 1
+                                       for p, i in rel})
+                      for lo, hi, empty, table, parts in _SUITS)
 
 
 def decompositions(key14: bytes, win: int) -> tuple[Decomposition, ...]:
@@ -312,16 +318,42 @@ def decompositions(key14: bytes, win: int) -> tuple[Decomposition, ...]:
     placements; ``()`` when there is none.
 
     Every suit key of a hand this size is in the import-time tables when it reads at all, so
-    this is a look-up per suit; the rare suit with several readings multiplies out. Whether
-    a suit holds the pair follows from its tile count, so all its readings agree.
+    this is a look-up per suit; a suit with several readings (or none) goes to
+    ``_combined``.
     """
-    combos: list[tuple[int, tuple[Group, ...], tuple[int, ...], tuple[int, ...], int, int]] \
-        | None = None
     pair = -1
     groups: tuple[Group, ...] = ()
     chows: tuple[int, ...] = ()
     pungs: tuple[int, ...] = ()
     chow_bits = pung_bits = 0
+    for lo, hi, empty, single in _SINGLE_SUITS:
+        sk = key14[lo:hi]
+        if sk == empty:
+            continue
+        part = single.get(sk)
+        if part is None:
+            return _combined(key14, win)
+        p, g, c, pu, cb, pb = part
+        if p >= 0:
+            if pair >= 0:               # a second pair
+                return ()
+            pair = p
+        groups += g
+        chows += c
+        pungs += pu
+        chow_bits |= cb
+        pung_bits |= pb
+    if pair < 0:
+        return ()
+    return (_new_tuple(Decomposition, (pair, groups, chows, pungs, chow_bits, pung_bits,
+                                       placements(pair, groups, win, chow_bits, pung_bits))),)
+
+
+def _combined(key14: bytes, win: int) -> tuple[Decomposition, ...]:
+    """``decompositions`` when some suit reads several ways or not at all: every combination
+    of the suits' readings. Whether a suit holds the pair follows from its tile count, so
+    all its readings agree."""
+    combos = [(-1, (), (), (), 0, 0)]
     for lo, hi, empty, table, parts in _SUITS:
         sk = key14[lo:hi]
         if sk == empty:
@@ -329,32 +361,11 @@ def decompositions(key14: bytes, win: int) -> tuple[Decomposition, ...]:
         rel = table.get(sk)
         if rel is None:
             return ()
-        if len(rel) == 1 and combos is None:
-            p, i = rel[0]
-            g, c, pu, cb, pb = parts[i]
-            if p >= 0:
-                if pair >= 0:           # a second pair
-                    return ()
-                pair = p + lo
-            groups += g
-            chows += c
-            pungs += pu
-            chow_bits |= cb
-            pung_bits |= pb
-            continue
         options = [(p + lo if p >= 0 else -1, *parts[i]) for p, i in rel]
-        if combos is None:
-            combos = [(pair, groups, chows, pungs, chow_bits, pung_bits)]
         if options[0][0] >= 0 and combos[0][0] >= 0:      # a second pair
             return ()
         combos = [(p if p >= 0 else q, g + g2, c + c2, pu + pu2, cb | cb2, pb | pb2)
                   for p, g, c, pu, cb, pb in combos for q, g2, c2, pu2, cb2, pb2 in options]
-    if combos is None:
-        if pair < 0:
-            return ()
-        return (_new_tuple(Decomposition, (pair, groups, chows, pungs, chow_bits, pung_bits,
-                                           placements(pair, groups, win, chow_bits,
-                                                      pung_bits))),)
     if combos[0][0] < 0:
         return ()
     return tuple([_new_tuple(Decomposition, (p, g, c, pu, cb, pb,
@@ -372,7 +383,6 @@ class HandFacts(NamedTuple):
     win_tile: int
     single_wait: bool
     counts: bytes
-    kinds: tuple[int, ...]
     suits: int
     ranks: int
     quads: tuple[int, ...]
@@ -391,10 +401,9 @@ class HandFacts(NamedTuple):
     @classmethod
     def build(cls, all_counts: bytes, win_tile: int, single_wait: bool,
               melds: tuple[Meld, ...], ctx: WinContext) -> "HandFacts":
-        kinds, suits, ranks, fours = tile_facts(all_counts)
+        suits, ranks, fours = tile_facts(all_counts)
         if not melds:
-            shared = (win_tile, single_wait, all_counts, kinds, suits, ranks, fours,
-                      melds, 0, ctx)
+            shared = (win_tile, single_wait, all_counts, suits, ranks, fours, melds, 0, ctx)
             return _new_tuple(cls, shared + ((), (), (), (), 0, 0, 0, shared))
         groups = []
         chows = []
@@ -416,7 +425,7 @@ class HandFacts(NamedTuple):
         if kongs:
             kongs.sort()
             fours = tuple([k for k in fours if k not in kongs])
-        shared = (win_tile, single_wait, all_counts, kinds, suits, ranks, fours, melds,
+        shared = (win_tile, single_wait, all_counts, suits, ranks, fours, melds,
                   len(melds) - ankans, ctx)
         return _new_tuple(cls, shared + (tuple(groups), tuple(chows), tuple(pungs),
                                          tuple(kongs), ankans, chow_bits, pung_bits, shared))

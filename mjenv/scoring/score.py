@@ -262,10 +262,11 @@ _CANDIDATE = {1 << i: (1 << _BIT[y.id], _BIT[y.id], y.predicate)
               for i, y in enumerate(_STANDARD_ONLY)}
 
 
-# Memos of the TILES and SITUATION yaku per (shape, everything they may read: suits and ranks;
-# the flags, single wait and open melds), packed into one int; few distinct keys recur across
-# hands. Each memo here is emptied when full (memory stays bounded) and by ``clear_caches``.
-_TILES_MEMO: dict[int, tuple[int, Multi]] = {}
+# Memos per (shape, everything they may read), packed into one int, of the SUITS and TILES
+# yaku with the HAND yaku's entries (suits and ranks), and of the SITUATION yaku (the flags,
+# single wait and open melds); few distinct keys recur across hands. Each memo here is
+# emptied when full (memory stays bounded) and by ``clear_caches``.
+_TILES_MEMO: dict[int, tuple[int, Multi, Entries]] = {}
 _SITUATION_MEMO: dict[int, tuple[int, Multi]] = {}
 _SHAPE_CODE = {shape: i for i, shape in enumerate(SHAPES)}
 _MEMO_SIZE = 1 << 14
@@ -319,33 +320,37 @@ _NONE: tuple[int, Multi] = (0, ())
 
 def _shape_yaku(r: Reading) -> tuple[int, Multi]:
     """SUITS-, TILES-, SITUATION- and HAND-scope yaku of ``r``'s shape: the same for every
-    reading of that shape. SUITS yaku come from an import-time table; TILES and SITUATION
-    yaku are memoised on all they may read (the scopes are checked by
-    ``tests/scoring/test_properties.py``); TILES and HAND yaku run only past their maxima."""
-    shape = r.shape
-    code = _SHAPE_CODE[shape]
-    suits = r.suits
-    ranks = r.ranks
-    within = _WITHIN_RANKS[ranks | suits >> 3 << 10] & _WITHIN_SUITS[suits]
-    bits = _TILES_MASK[shape] & within
-    if bits:
-        key = (ranks << 5 | suits) << 2 | code          # ints: cheap to hash
-        tiles = _TILES_MEMO.get(key)
-        if tiles is None:
-            tiles = _remember(_TILES_MEMO, key, _hold_entries(
-                _entries(bits, _ENTRY, _ENTRIES_MEMO), r))
-    else:
-        tiles = _NONE
+    reading of that shape. SUITS yaku come from an import-time table; SUITS and TILES yaku
+    and the HAND yaku to try are memoised on (shape, suits, ranks), SITUATION yaku on all
+    they may read (the scopes are checked by ``tests/scoring/test_properties.py``); TILES and
+    HAND yaku run only past their maxima."""
+    code = _SHAPE_CODE[r.shape]
+    key = (r.ranks << 5 | r.suits) << 2 | code          # ints: cheap to hash
+    tiles = _TILES_MEMO.get(key)
+    if tiles is None:
+        tiles = _remember(_TILES_MEMO, key, _tile_yaku(r, code))
     key = ((r.ctx.flags << 1 | r.single_wait) << 3 | r.open_melds) << 2 | code
     situation = _SITUATION_MEMO.get(key)
     if situation is None:
-        situation = _remember(_SITUATION_MEMO, key, _hold_entries(_SITUATION_YAKU[shape], r))
-    bits = _HAND_MASK[shape] & within
-    mask, multi = _hold_entries(_ENTRIES_MEMO.get(bits) or _entries(bits, _ENTRY, _ENTRIES_MEMO),
-                                r) if bits else _NONE
+        situation = _remember(_SITUATION_MEMO, key, _hold_entries(_SITUATION_YAKU[r.shape], r))
+    mask, multi, hand = tiles
+    if hand:
+        hand_mask, hand_multi = _hold_entries(hand, r)
+        return mask | situation[0] | hand_mask, multi + situation[1] + hand_multi
+    return mask | situation[0], multi + situation[1]
+
+
+def _tile_yaku(r: Reading, code: int) -> tuple[int, Multi, Entries]:
+    """The SUITS and TILES yaku that hold for ``r``'s shape, suits and ranks (mask,
+    multiplicities) and the entries of the HAND yaku its maxima allow."""
+    shape = r.shape
+    suits = r.suits
+    within = _WITHIN_RANKS[r.ranks | suits >> 3 << 10] & _WITHIN_SUITS[suits]
     suit_mask, suit_multi = _SUITS_HOLD[suits << 2 | code]
-    return (mask | tiles[0] | situation[0] | suit_mask,
-            multi + tiles[1] + situation[1] + suit_multi)
+    bits = _TILES_MASK[shape] & within
+    mask, multi = _hold_entries(_entries(bits, _ENTRY, _ENTRIES_MEMO), r) if bits else _NONE
+    return (mask | suit_mask, multi + suit_multi,
+            _entries(_HAND_MASK[shape] & within, _ENTRY, _ENTRIES_MEMO))
 
 
 # The flags of the yaku that exclude anything, and per yaku flag (one set bit) the flags it

@@ -32,7 +32,7 @@ def _plain_facts(counts: list[int]) -> tuple:
     for k in kinds:
         if k < 27:
             ranks |= 1 << (k % 9 + 1)
-    return kinds, suits, ranks, tuple(k for k in range(34) if counts[k] == 4)
+    return suits, ranks, tuple(k for k in range(34) if counts[k] == 4)
 
 
 def test_tile_facts_match_the_plain_definition() -> None:

@@ -27,9 +27,10 @@ def duiduihu(r: Reading) -> bool:
       excludes=("qingyise", "menqing"), scope=HAND, within_suits=NUMBERS_ONLY, most_suits=1)
 def jiuzi_lianhuan(r: Reading) -> bool:
     """Concealed, no kan: 1112345678999 of one suit plus any tile of that suit."""
-    if r.melds or r.kinds[0] >= 27 or r.kinds[0] // 9 != r.kinds[-1] // 9:
+    kinds = r.kinds
+    if r.melds or kinds[0] >= 27 or kinds[0] // 9 != kinds[-1] // 9:
         return False
-    base = r.kinds[0] // 9 * 9
+    base = kinds[0] // 9 * 9
     return all(r.counts[base + i] >= need for i, need in enumerate(_NINE_GATES))
 
 
