@@ -137,14 +137,18 @@ _SUIT_COUNT = tuple(bin(m).count("1") for m in range(8))
 
 
 def _grouped(yakus: Sequence[Yaku], maxima: Callable[[Yaku], tuple[int, ...]],
-             allows: Callable[..., bool], size: int) -> tuple[int, ...]:
-    """Entry v: the bits (indices into ``yakus``) of the yaku whose maxima ``allows`` the
-    value v (``allows(v, *maxima)``); the few distinct tuples of maxima are grouped first."""
+             allowed: Callable[..., Iterable[int]], size: int) -> tuple[int, ...]:
+    """Entry v: the bits (indices into ``yakus``) of the yaku whose maxima allow the value v
+    (``allowed(*maxima)``: the values they allow); the few distinct tuples of maxima are
+    grouped first."""
     groups: dict[tuple[int, ...], int] = {}
     for i, y in enumerate(yakus):
         groups[maxima(y)] = groups.get(maxima(y), 0) | 1 << i
-    return tuple(sum(bits for most, bits in groups.items() if allows(v, *most))
-                 for v in range(size))
+    out = [0] * size
+    for most, bits in groups.items():
+        for v in allowed(*most):
+            out[v] |= bits
+    return tuple(out)
 
 
 def _rank_span(ranks: int) -> int:
@@ -152,18 +156,25 @@ def _rank_span(ranks: int) -> int:
     return ranks.bit_length() - (ranks & -ranks).bit_length() + 1 if ranks else 0
 
 
+# Per ``ranks | suits >> 3 << 10`` (the number ranks and the honor suits present): the
+# numbers (序数) used and the ranks spanned.
+_NUMBERS_USED = tuple((v & 1023).bit_count() + HONOR_NUMBERS[v >> 10] for v in range(1 << 12))
+_SPANS = tuple(_rank_span(v & 1023) for v in range(1 << 12))
+
+
 def _within_ranks(yakus: Sequence[Yaku]) -> tuple[int, ...]:
     """Per ``ranks | suits >> 3 << 10`` (the number ranks and the honor suits present)."""
     return _grouped(yakus, lambda y: (y.within_ranks, y.most_numbers, y.rank_span),
-                    lambda v, most, n, span: v & 1023 & ~most == 0
-                    and (v & 1023).bit_count() + HONOR_NUMBERS[v >> 10] <= n
-                    and _rank_span(v & 1023) <= span, 1 << 12)
+                    lambda most, n, span: [v for v in range(1 << 12)
+                                           if v & 1023 & ~most == 0 and _NUMBERS_USED[v] <= n
+                                           and _SPANS[v] <= span], 1 << 12)
 
 
 def _within_suits(yakus: Sequence[Yaku]) -> tuple[int, ...]:
     """Per ``Reading.suits``."""
     return _grouped(yakus, lambda y: (y.within_suits, y.most_suits),
-                    lambda v, most, n: v & ~most == 0 and _SUIT_COUNT[v & NUMBER_SUITS] <= n,
+                    lambda most, n: [v for v in range(32)
+                                     if v & ~most == 0 and _SUIT_COUNT[v & NUMBER_SUITS] <= n],
                     32)
 
 
