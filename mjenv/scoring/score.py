@@ -252,6 +252,9 @@ _MEETS_KONGS = tuple(_meeting(lambda y: y.kongs <= k) for k in range(5))
 _MEETS_PAIR = tuple(_meeting(lambda y: y.pairs >> t & 1 == 1) for t in range(34))
 _MEETS_TWIN_CHOWS = tuple(_meeting(lambda y: y.twin_chows <= n) for n in range(4))
 _MEETS_ADJACENT_PUNGS = tuple(_meeting(lambda y: y.adjacent_pungs <= n) for n in range(4))
+_MEETS_CONCEALED = tuple(_meeting(lambda y: y.concealed_pungs <= n) for n in range(5))
+# Per ``Reading.single_wait``.
+_MEETS_WAITS = (_meeting(lambda y: True), _meeting(lambda y: not y.several_waits))
 # Number pungs t whose t+1 may be a pung of the same suit.
 _ADJACENT_START = sum(1 << t for t in range(27) if t % 9 < 8)
 _MEETS_WITHIN_RANKS = _within_ranks(_STANDARD_ONLY)
@@ -661,7 +664,8 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
         found.append((*_shape_yaku(r), r))
     if decompositions:
         meets = (_MEETS_QUADS[len(facts.quads)] & _MEETS_KONGS[len(facts.kongs)]
-                 & _MEETS_SUITS[facts.suits] & _MEETS_RANKS[facts.ranks])
+                 & _MEETS_SUITS[facts.suits] & _MEETS_RANKS[facts.ranks]
+                 & _MEETS_WAITS[facts.single_wait])
         shape_mask = -1
         shape_multi: Multi = ()
         for d in decompositions:
@@ -675,6 +679,7 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                 pung_bits = r.pung_bits
                 candidates = (meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[pair]
                               & _MEETS_PLACEMENT[placement]
+                              & _MEETS_CONCEALED[r.concealed_pungs]
                               & _MEETS_HONOR_PUNGS[pung_bits >> 27]
                               & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
                               & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
@@ -702,7 +707,8 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                     group_mask |= shape_mask
                     group_multi += shape_multi
                     candidates &= _PLACEMENT_BITS
-                here = candidates & _MEETS_PLACEMENT[placement]
+                here = (candidates & _MEETS_PLACEMENT[placement]
+                        & _MEETS_CONCEALED[r.concealed_pungs])
                 if here:
                     mask, multi = _hold_entries(_entries(here, _CANDIDATE, _CANDIDATES_MEMO), r)
                     found.append((mask | group_mask, multi + group_multi, r))

@@ -81,7 +81,9 @@ def test_scopes_and_minimums_are_honest() -> None:
                             and dragon_pungs >= y.dragon_pungs and len(r.quads) >= y.quads
                             and suits >= y.suits and r.ranks & y.ranks == y.ranks
                             and y.pairs >> r.pair & 1 and len(r.kongs) >= y.kongs
-                            and twins >= y.twin_chows and adjacent >= y.adjacent_pungs), \
+                            and twins >= y.twin_chows and adjacent >= y.adjacent_pungs
+                            and r.concealed_pungs >= y.concealed_pungs
+                            and not (y.several_waits and r.single_wait)), \
                         (y.id, w)
 
 

@@ -61,8 +61,8 @@ def _span(ranks: int) -> int:
 
 
 def _plain_candidates(chows: int, honors: int, kongs: int, quads: int, ranks: int,
-                      pair: int, twins: int, adjacent: int, suit_bits: int,
-                      placement: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+                      pair: int, twins: int, adjacent: int, suit_bits: int, placement: str,
+                      concealed: int, single: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
     suits = bin(suit_bits & 7).count("1")
     chosen = [y for y in YAKU.values() if y.scope in (GROUPS, PLACEMENT)
               and y.chows <= chows and y.pungs <= 4 - chows
@@ -71,6 +71,7 @@ def _plain_candidates(chows: int, honors: int, kongs: int, quads: int, ranks: in
               and y.kongs <= kongs and y.quads <= quads and y.suits <= suits
               and ranks & y.ranks == y.ranks and y.pairs >> pair & 1
               and y.twin_chows <= twins and y.adjacent_pungs <= adjacent
+              and y.concealed_pungs <= concealed and not (y.several_waits and single)
               and ranks & ~y.within_ranks == 0 and _span(ranks) <= y.rank_span
               and suit_bits & ~y.within_suits == 0
               and bin(suit_bits & 7).count("1") <= y.most_suits and placement in y.placements]
@@ -87,16 +88,18 @@ def test_candidate_masks_match_the_declared_minimums() -> None:
         ranks, pair = rng.randrange(0, 1 << 10, 2), rng.randrange(34)
         twins, adjacent, suit_bits = rng.randint(0, 3), rng.randint(0, 3), rng.randrange(32)
         placement = rng.choice(sorted(PLACEMENTS))
+        concealed, single = rng.randint(0, 4), rng.random() < 0.5
         mask = (s._MEETS_CHOWS[chows] & s._MEETS_HONOR_PUNGS[honors]
                 & s._MEETS_KONGS[kongs] & s._MEETS_QUADS[quads] & s._MEETS_SUITS[suit_bits]
                 & s._MEETS_RANKS[ranks] & s._MEETS_PAIR[pair] & s._MEETS_TWIN_CHOWS[twins]
-                & s._MEETS_ADJACENT_PUNGS[adjacent] & s._MEETS_PLACEMENT[placement])
+                & s._MEETS_ADJACENT_PUNGS[adjacent] & s._MEETS_PLACEMENT[placement]
+                & s._MEETS_CONCEALED[concealed] & s._MEETS_WAITS[single])
         chosen = [y.id for i, y in enumerate(s._STANDARD_ONLY) if mask >> i & 1]
         got = (tuple(i for i in chosen if YAKU[i].scope == GROUPS),
                tuple(i for i in chosen if YAKU[i].scope == PLACEMENT))
         assert mask & s._GROUP_BITS | mask & s._PLACEMENT_BITS == mask
         assert got == _plain_candidates(chows, honors, kongs, quads, ranks, pair,
-                                        twins, adjacent, suit_bits, placement)
+                                        twins, adjacent, suit_bits, placement, concealed, single)
 
 
 def _plain_placements(pair: int, groups: tuple, win: int) -> tuple:

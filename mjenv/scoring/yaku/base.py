@@ -17,15 +17,16 @@ per reading).
 ``suits`` the least number of number suits and ``ranks`` the number ranks (1–9) its tiles must
 show; ``pairs`` the kinds its pair may be (a 34-bit mask; every kind unless declared);
 ``twin_chows`` the least number of chows equal to an earlier one (chows minus distinct chows: 1
-for two identical chows) and ``adjacent_pungs`` the least number of number pungs t whose t+1
-(same suit) is a pung too. ``within_ranks`` and ``within_suits`` are maxima, for any shape: the
-number ranks (1–9) and the ``Reading.suits`` bits the tiles may show at most; ``most_suits``
-the most number suits they may show; ``most_numbers`` the most "numbers" (序数: distinct number
-ranks, plus one for winds and one for dragons) they may use; ``rank_span`` the most ranks,
-lowest to highest, the number tiles may span (全带: every set holds one rank, so 5).
-``placements`` are the placements of the winning tile (``Reading.placement``) a ``PLACEMENT``
-yaku may hold for. The scorer skips a predicate whose minimum or maximum the reading misses, so
-most predicates never run on a given hand.
+for two identical chows), ``adjacent_pungs`` the least number of number pungs t whose t+1 (same
+suit) is a pung too and ``concealed_pungs`` the least 暗刻; ``several_waits`` marks a yaku that
+holds only when the 13-tile hand had two or more waits (假独). ``within_ranks`` and
+``within_suits`` are maxima, for any shape: the number ranks (1–9) and the ``Reading.suits``
+bits the tiles may show at most; ``most_suits`` the most number suits they may show;
+``most_numbers`` the most "numbers" (序数: distinct number ranks, plus one for winds and one for
+dragons) they may use; ``rank_span`` the most ranks, lowest to highest, the number tiles may
+span (全带: every set holds one rank, so 5). ``placements`` are the placements of the winning
+tile (``Reading.placement``) a ``PLACEMENT`` yaku may hold for. The scorer skips a predicate
+whose minimum or maximum the reading misses, so most predicates never run on a given hand.
 Tests check every declaration against full evaluation.
 """
 
@@ -95,6 +96,8 @@ class Yaku:
     kongs: int = 0
     twin_chows: int = 0
     adjacent_pungs: int = 0
+    concealed_pungs: int = 0        # 暗刻 (``Reading.concealed_pungs``)
+    several_waits: bool = False     # holds only if the 13-tile hand had two or more waits
     within_ranks: int = ALL_RANKS   # ``Reading.ranks`` bits that may be set
     within_suits: int = ALL_SUITS   # ``Reading.suits`` bits that may be set
     most_suits: int = 3             # number suits that may be present
@@ -111,7 +114,8 @@ def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str
          excludes: Iterable[str] = (), scope: str = GROUPS, chows: int = 0, pungs: int = 0,
          wind_pungs: int = 0, dragon_pungs: int = 0, quads: int = 0, suits: int = 0,
          ranks: Iterable[int] = (), pairs: Iterable[int] = range(34), kongs: int = 0,
-         twin_chows: int = 0, adjacent_pungs: int = 0, within_ranks: Iterable[int] = range(1, 10),
+         twin_chows: int = 0, adjacent_pungs: int = 0, concealed_pungs: int = 0,
+         several_waits: bool = False, within_ranks: Iterable[int] = range(1, 10),
          within_suits: int = ALL_SUITS, most_suits: int = 3, most_numbers: int = 11,
          rank_span: int = 9, placements: Iterable[str] = PLACEMENTS
          ) -> Callable[[Callable[[Reading], int]], Yaku]:
@@ -129,7 +133,8 @@ def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str
     def wrap(fn: Callable[[Reading], int]) -> Yaku:
         return Yaku(id, name_zh, name_en, points, shapes, frozenset(excludes), fn, scope,
                     chows, pungs, wind_pungs, dragon_pungs, quads, suits, rank_bits, pair_bits,
-                    kongs, twin_chows, adjacent_pungs, within_rank_bits, within_suits,
+                    kongs, twin_chows, adjacent_pungs, concealed_pungs, several_waits,
+                    within_rank_bits, within_suits,
                     most_suits, most_numbers, rank_span, frozenset(placements))
 
     return wrap

@@ -33,7 +33,7 @@ def duipeng(r: Reading) -> bool:
 
 
 @yaku("jiadu", "假独", "False Single Wait", 1, S, scope=PLACEMENT,
-      placements=(BIANZHANG, KANZHANG, DANDIAO))
+      placements=(BIANZHANG, KANZHANG, DANDIAO), several_waits=True)
 def jiadu(r: Reading) -> bool:
     """An edge, closed or pair placement although the hand had two or more waits."""
     return r.placement in (BIANZHANG, KANZHANG, DANDIAO) and not r.single_wait
