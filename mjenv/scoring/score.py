@@ -204,13 +204,32 @@ def _entries(bits: int, entry: dict[int, tuple[int, int, Callable[[Reading], int
     return found
 
 
-def _candidate_entries(bits: int) -> Entries:
-    """``_entries`` of a candidate mask not seen yet, put together from its two 32-bit halves
-    (a few hundred distinct each, against more than a thousand distinct masks)."""
+# A candidate mask's yaku: the flags of its exact ones (``Yaku.exact``: they hold), and the
+# entries of the others, to evaluate.
+Candidates = tuple[int, Entries]
+
+
+def _candidate_entries(bits: int) -> Candidates:
+    """``Candidates`` of a candidate mask not seen yet, put together from its two 32-bit
+    halves (a few hundred distinct each, against more than a thousand distinct masks)."""
     low = bits & _CHUNK_ALL
     high = bits ^ low
-    return _remember(_CANDIDATES_MEMO, bits, _entries(low, _CANDIDATE, _CANDIDATE_PARTS)
-                     + _entries(high, _CANDIDATE, _CANDIDATE_PARTS))
+    a = _CANDIDATE_PARTS.get(low) or _candidate_part(low)
+    b = _CANDIDATE_PARTS.get(high) or _candidate_part(high)
+    return _remember(_CANDIDATES_MEMO, bits, (a[0] | b[0], a[1] + b[1]))
+
+
+def _candidate_part(bits: int) -> Candidates:
+    """``Candidates`` of one half of a candidate mask, remembered."""
+    exact = 0
+    entries = []
+    for flag in _flags(bits):
+        entry = _CANDIDATE[flag]
+        if flag & _EXACT_BITS:
+            exact |= entry[0]
+        else:
+            entries.append(entry)
+    return _remember(_CANDIDATE_PARTS, bits, (exact, tuple(entries)))
 
 
 def _hold_entries(entries: Entries, r: Reading) -> tuple[int, Multi]:
@@ -271,6 +290,7 @@ _MEETS_RANKS = tuple(sum(bits for m, bits in _RANK_MINIMUM_BITS.items() if ranks
 # The GROUPS and the PLACEMENT bits among the candidate bits.
 _GROUP_BITS = _meeting(lambda y: y.scope == GROUPS)
 _PLACEMENT_BITS = _meeting(lambda y: y.scope == PLACEMENT)
+_EXACT_BITS = _meeting(lambda y: y.exact)
 # Per candidate flag (one set bit): the yaku's flag and bit in YAKU order, its predicate.
 _CANDIDATE = {1 << i: (1 << _BIT[y.id], _BIT[y.id], y.predicate)
               for i, y in enumerate(_STANDARD_ONLY)}
@@ -287,8 +307,8 @@ _MEMO_SIZE = 1 << 14
 # Per-mask memos: the entries of a YAKU mask (``_ENTRY``) and of a candidate mask
 # (``_CANDIDATE``), and the counted yaku of a holding mask.
 _ENTRIES_MEMO: dict[int, Entries] = {}
-_CANDIDATES_MEMO: dict[int, Entries] = {}
-_CANDIDATE_PARTS: dict[int, Entries] = {}      # per 32-bit half of a candidate mask
+_CANDIDATES_MEMO: dict[int, Candidates] = {}
+_CANDIDATE_PARTS: dict[int, Candidates] = {}   # per 32-bit half of a candidate mask
 _COUNTED_MEMO: dict[int, tuple[int, tuple[tuple[str, int], ...]]] = {}
 # Parts of a new counted mask: what a set of excluders drops; the yaku of each of its three
 # 32-bit chunks.
@@ -684,10 +704,11 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                               & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
                               & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
                                                        & _ADJACENT_START).bit_count()])
-                mask, multi = _hold_entries(  # (the memo's hit inline: one call less per hand)
-                    _CANDIDATES_MEMO.get(candidates) or _candidate_entries(candidates), r)
-                found.append((mask | shape_mask, multi + shape_multi if multi else shape_multi,
-                              r))
+                exact, entries = (_CANDIDATES_MEMO.get(candidates)   # (the memo's hit inline)
+                                  or _candidate_entries(candidates))
+                mask, multi = _hold_entries(entries, r)
+                found.append((mask | exact | shape_mask,
+                              multi + shape_multi if multi else shape_multi, r))
                 continue
             group_mask = -1
             for placement, index in placements:
@@ -702,16 +723,19 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                                   & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
                                   & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
                                                            & _ADJACENT_START).bit_count()])
-                    group_mask, group_multi = _hold_entries(
-                        _entries(candidates & _GROUP_BITS, _CANDIDATE, _CANDIDATES_MEMO), r)
-                    group_mask |= shape_mask
+                    group_bits = candidates & _GROUP_BITS
+                    exact, entries = (_CANDIDATES_MEMO.get(group_bits)
+                                      or _candidate_entries(group_bits))
+                    group_mask, group_multi = _hold_entries(entries, r)
+                    group_mask |= exact | shape_mask
                     group_multi += shape_multi
                     candidates &= _PLACEMENT_BITS
                 here = (candidates & _MEETS_PLACEMENT[placement]
                         & _MEETS_CONCEALED[r.concealed_pungs])
                 if here:
-                    mask, multi = _hold_entries(_entries(here, _CANDIDATE, _CANDIDATES_MEMO), r)
-                    found.append((mask | group_mask, multi + group_multi, r))
+                    exact, entries = _CANDIDATES_MEMO.get(here) or _candidate_entries(here)
+                    mask, multi = _hold_entries(entries, r)
+                    found.append((mask | exact | group_mask, multi + group_multi, r))
                 else:
                     found.append((group_mask, group_multi, r))
     if not found:

@@ -13,7 +13,7 @@ import pytest
 from mjenv.analysis import wait_kinds
 from mjenv.scoring import YAKU, clear_caches, counted, holding_yaku, readings, score
 from mjenv.scoring.reading import NUMBER_SUITS, Reading
-from mjenv.scoring.yaku import GROUPS, HAND, SITUATION, SUITS, TILES
+from mjenv.scoring.yaku import GROUPS, HAND, SITUATION, SUITS, TILES, Yaku
 from mjenv.scoring.yaku.numbers import HONOR_NUMBERS
 from tests.scale import n
 from tests.scoring.handgen import random_wins
@@ -60,31 +60,37 @@ def test_scopes_and_minimums_are_honest() -> None:
                     key = (y.id, r.pair, r.chows, r.pungs, r.kongs, r.quads, r.suits, r.ranks,
                            r.ctx.seat_wind, r.ctx.round_wind)     # all a GROUPS yaku reads
                     assert memo.setdefault(key, v) == v, (y.id, w)
-                if v:           # the declared maxima hold for every shape
-                    assert r.ranks & ~y.within_ranks == 0 and r.suits & ~y.within_suits == 0, \
-                        (y.id, w)
-                    assert bin(r.suits & NUMBER_SUITS).count("1") <= y.most_suits, (y.id, w)
-                    numbers = bin(r.ranks).count("1") + HONOR_NUMBERS[r.suits >> 3]
-                    assert numbers <= y.most_numbers, (y.id, w)
-                    shown = [k for k in range(1, 10) if r.ranks >> k & 1]
-                    assert not shown or shown[-1] - shown[0] < y.rank_span, (y.id, w)
-                    assert r.shape != "standard" or r.placement in y.placements, (y.id, w)
-                if v and r.shape == "standard":
-                    wind_pungs = sum(1 for t in r.pungs if 27 <= t < 31)
-                    dragon_pungs = sum(1 for t in r.pungs if t >= 31)
-                    suits = bin(r.suits & NUMBER_SUITS).count("1")
-                    twins = len(r.chows) - len(set(r.chows))
-                    adjacent = sum(1 for t in r.pungs
-                                   if t < 27 and t % 9 < 8 and t + 1 in r.pungs)
-                    assert (len(r.chows) >= y.chows and len(r.pungs) >= y.pungs
-                            and wind_pungs >= y.wind_pungs
-                            and dragon_pungs >= y.dragon_pungs and len(r.quads) >= y.quads
-                            and suits >= y.suits and r.ranks & y.ranks == y.ranks
-                            and y.pairs >> r.pair & 1 and len(r.kongs) >= y.kongs
-                            and twins >= y.twin_chows and adjacent >= y.adjacent_pungs
-                            and r.concealed_pungs >= y.concealed_pungs
-                            and not (y.several_waits and r.single_wait)), \
-                        (y.id, w)
+                if v:
+                    assert _meets_declarations(y, r), (y.id, w)
+                if y.exact:     # the declarations decide it
+                    assert bool(v) == _meets_declarations(y, r) and v <= 1, (y.id, w)
+
+
+def _meets_declarations(y: Yaku, r: Reading) -> bool:
+    """Whether reading ``r`` meets every maximum of ``y`` (any shape) and, in the standard
+    shape, every minimum and its placements, straight from the definitions."""
+    shown = [k for k in range(1, 10) if r.ranks >> k & 1]
+    numbers = bin(r.ranks).count("1") + HONOR_NUMBERS[r.suits >> 3]
+    if not (r.ranks & ~y.within_ranks == 0 and r.suits & ~y.within_suits == 0
+            and bin(r.suits & NUMBER_SUITS).count("1") <= y.most_suits
+            and numbers <= y.most_numbers
+            and (not shown or shown[-1] - shown[0] < y.rank_span)):
+        return False
+    if r.shape != "standard":
+        return True
+    wind_pungs = sum(1 for t in r.pungs if 27 <= t < 31)
+    dragon_pungs = sum(1 for t in r.pungs if t >= 31)
+    suits = bin(r.suits & NUMBER_SUITS).count("1")
+    twins = len(r.chows) - len(set(r.chows))
+    adjacent = sum(1 for t in r.pungs if t < 27 and t % 9 < 8 and t + 1 in r.pungs)
+    return (r.placement in y.placements and len(r.chows) >= y.chows
+            and len(r.pungs) >= y.pungs and wind_pungs >= y.wind_pungs
+            and dragon_pungs >= y.dragon_pungs and len(r.quads) >= y.quads
+            and suits >= y.suits and r.ranks & y.ranks == y.ranks
+            and y.pairs >> r.pair & 1 == 1 and len(r.kongs) >= y.kongs
+            and twins >= y.twin_chows and adjacent >= y.adjacent_pungs
+            and r.concealed_pungs >= y.concealed_pungs
+            and not (y.several_waits and r.single_wait))
 
 
 def test_readings_are_consistent() -> None:

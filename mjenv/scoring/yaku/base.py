@@ -27,6 +27,8 @@ dragons) they may use; ``rank_span`` the most ranks, lowest to highest, the numb
 span (全带: every set holds one rank, so 5). ``placements`` are the placements of the winning
 tile (``Reading.placement``) a ``PLACEMENT`` yaku may hold for. The scorer skips a predicate
 whose minimum or maximum the reading misses, so most predicates never run on a given hand.
+``exact`` says the declarations are the whole definition (对碰: placed 双碰): the yaku holds
+whenever a reading meets them, and the scorer counts it without calling the predicate.
 Tests check every declaration against full evaluation.
 """
 
@@ -104,6 +106,7 @@ class Yaku:
     most_numbers: int = 11          # 序数 that may be used (ranks, winds, dragons)
     rank_span: int = 9              # ranks, lowest to highest, the number tiles may span
     placements: frozenset[str] = PLACEMENTS     # ``Reading.placement``s it may hold for
+    exact: bool = False             # the declarations are the whole definition
 
     def __call__(self, reading: Reading) -> int:
         """Times the yaku holds for ``reading`` (0 when the shape does not qualify)."""
@@ -117,7 +120,7 @@ def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str
          twin_chows: int = 0, adjacent_pungs: int = 0, concealed_pungs: int = 0,
          several_waits: bool = False, within_ranks: Iterable[int] = range(1, 10),
          within_suits: int = ALL_SUITS, most_suits: int = 3, most_numbers: int = 11,
-         rank_span: int = 9, placements: Iterable[str] = PLACEMENTS
+         rank_span: int = 9, placements: Iterable[str] = PLACEMENTS, exact: bool = False
          ) -> Callable[[Callable[[Reading], int]], Yaku]:
     """Decorator turning a predicate into its ``Yaku`` record (``ranks`` and ``within_ranks``
     as numbers 1–9, ``pairs`` as tiles, ``within_suits`` as ``Reading.suits`` bits)."""
@@ -126,6 +129,9 @@ def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str
     if not set(placements) <= PLACEMENTS or (set(placements) != PLACEMENTS and scope != PLACEMENT):
         raise ValueError(f"{id}: placements {sorted(placements)} (only a PLACEMENT yaku may "
                          f"name some of {sorted(PLACEMENTS)})")
+    if exact and (scope not in (GROUPS, PLACEMENT) or most_numbers != 11):
+        raise ValueError(f"{id}: only a GROUPS or PLACEMENT yaku without most_numbers can be "
+                         f"exact (its declarations decide it in the candidate masks)")
     rank_bits = sum(1 << r for r in set(ranks))
     pair_bits = sum(1 << t for t in set(pairs))
     within_rank_bits = sum(1 << r for r in set(within_ranks))
@@ -135,7 +141,7 @@ def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str
                     chows, pungs, wind_pungs, dragon_pungs, quads, suits, rank_bits, pair_bits,
                     kongs, twin_chows, adjacent_pungs, concealed_pungs, several_waits,
                     within_rank_bits, within_suits,
-                    most_suits, most_numbers, rank_span, frozenset(placements))
+                    most_suits, most_numbers, rank_span, frozenset(placements), exact)
 
     return wrap
 

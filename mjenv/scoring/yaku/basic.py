@@ -18,7 +18,7 @@ def pinghu(r: Reading) -> bool:
     return p < 27 or (p < 31 and p - 27 not in (r.ctx.seat_wind, r.ctx.round_wind))
 
 
-@yaku("duiduihu", "对对胡", "All Pungs", 6, S, scope=GROUPS, pungs=4)
+@yaku("duiduihu", "对对胡", "All Pungs", 6, S, scope=GROUPS, pungs=4, exact=True)
 def duiduihu(r: Reading) -> bool:
     return len(r.pungs) == 4
 

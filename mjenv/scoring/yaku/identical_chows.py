@@ -6,7 +6,8 @@ from mjenv.scoring.reading import Reading
 from mjenv.scoring.yaku.base import GROUPS, NUMBERS_ONLY, S, of_ranks, yaku
 
 
-@yaku("yibangao", "一般高", "Pure Double Chow", 1, S, scope=GROUPS, chows=2, twin_chows=1)
+@yaku("yibangao", "一般高", "Pure Double Chow", 1, S, scope=GROUPS, chows=2, twin_chows=1,
+      exact=True)
 def yibangao(r: Reading) -> bool:
     return len(set(r.chows)) < len(r.chows)
 

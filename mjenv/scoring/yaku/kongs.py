@@ -25,14 +25,15 @@ def shiba_luohan(r: Reading) -> bool:
 
 
 @yaku("san_anke", "三暗刻", "Three Concealed Pungs", 10, S, scope=PLACEMENT, pungs=3,
-      concealed_pungs=3)
+      concealed_pungs=3, exact=True)
 def san_anke(r: Reading) -> bool:
     """Three concealed pungs; a pung completed by a ron tile is not one (RULES.md §7)."""
     return r.concealed_pungs >= 3
 
 
 @yaku("si_anke", "四暗刻", "Four Concealed Pungs", 30, S,
-      excludes=("san_anke", "duiduihu", "menqing"), scope=PLACEMENT, pungs=4, concealed_pungs=4)
+      excludes=("san_anke", "duiduihu", "menqing"), scope=PLACEMENT, pungs=4, concealed_pungs=4,
+      exact=True)
 def si_anke(r: Reading) -> bool:
     return r.concealed_pungs == 4
 

@@ -56,7 +56,7 @@ def _laoshao_counts(r: Reading) -> tuple[int, int]:
     return shun, (r.pung_bits & r.pung_bits >> 8 & _SUIT_STARTS).bit_count()
 
 
-@yaku("jiangyan", "将眼", "2-5-8 Pair", 1, S, scope=GROUPS, pairs=of_ranks(2, 5, 8))
+@yaku("jiangyan", "将眼", "2-5-8 Pair", 1, S, scope=GROUPS, pairs=of_ranks(2, 5, 8), exact=True)
 def jiangyan(r: Reading) -> bool:
     return r.pair < 27 and r.pair % 9 in (1, 4, 7)
 

@@ -27,13 +27,14 @@ def dutin(r: Reading) -> bool:
     return r.single_wait
 
 
-@yaku("duipeng", "对碰", "Dual Pung Wait", 1, S, scope=PLACEMENT, placements=(SHUANGPENG,))
+@yaku("duipeng", "对碰", "Dual Pung Wait", 1, S, scope=PLACEMENT, placements=(SHUANGPENG,),
+      exact=True)
 def duipeng(r: Reading) -> bool:
     return r.placement == SHUANGPENG
 
 
 @yaku("jiadu", "假独", "False Single Wait", 1, S, scope=PLACEMENT,
-      placements=(BIANZHANG, KANZHANG, DANDIAO), several_waits=True)
+      placements=(BIANZHANG, KANZHANG, DANDIAO), several_waits=True, exact=True)
 def jiadu(r: Reading) -> bool:
     """An edge, closed or pair placement although the hand had two or more waits."""
     return r.placement in (BIANZHANG, KANZHANG, DANDIAO) and not r.single_wait
