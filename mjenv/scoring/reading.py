@@ -156,13 +156,13 @@ class Reading(NamedTuple):
     when a chow starts on / a pung or kong is of kind t: the same facts as integers, so that
     yaku about ranks across suits or runs of melds are a few bit tests).
 
-    Per hand: ``win_tile``; ``single_wait`` (the 13-tile hand had exactly one wait, every
-    shape counted, RULES.md §7: what 独听 and 假独 ask); ``counts`` (``bytes``: the 34
-    counts of every tile, melds included, a kong as 4; ``kinds``, the kinds present, sorted,
-    is derived from them on access); ``suits`` (bit mask of SUIT_M, SUIT_P, SUIT_S, WIND, DRAGON present); ``ranks``
-    (bit ``1 << r`` for each number rank r present); ``quads`` (kinds held four times, not as a
-    kong: the 归 family); ``melds`` (declared); ``open_melds`` (how many of them were called:
-    chi, pon, open or added kan); ``ctx``.
+    Per hand: ``win_tile``; ``single_wait`` (the 13-tile hand had exactly one wait, every shape
+    counted, RULES.md §7: what 独听 and 假独 ask); ``counts`` (``bytes``: the 34 counts of every
+    tile, melds included, a kong as 4; ``kinds``, the kinds present, sorted, is derived from
+    them on access); ``suits`` (bit mask of SUIT_M, SUIT_P, SUIT_S, WIND, DRAGON present);
+    ``ranks`` (bit ``1 << r`` for each number rank r present); ``quads`` (kinds held four times,
+    not as a kong: the 归 family); ``melds`` (declared); ``open_melds`` (how many of them were
+    called: chi, pon, open or added kan); ``ctx``.
     """
 
     # Per hand first (``HandFacts.shared``): a reading is that run plus its own fields, one
