@@ -272,6 +272,14 @@ _MEETS_PAIR = tuple(_meeting(lambda y: y.pairs >> t & 1 == 1) for t in range(34)
 _MEETS_TWIN_CHOWS = tuple(_meeting(lambda y: y.twin_chows <= n) for n in range(4))
 _MEETS_ADJACENT_PUNGS = tuple(_meeting(lambda y: y.adjacent_pungs <= n) for n in range(4))
 _MEETS_CONCEALED = tuple(_meeting(lambda y: y.concealed_pungs <= n) for n in range(5))
+# Per number suit's chow starts (``chow_bits`` of the suit, 7 bits): 1 if any, + 4 if three or
+# more, + 16 if four or more; the sum over the three suits ("spread": number suits with a chow,
+# suits with three, with four) indexes the chow_suits and suit_chows minima met.
+_CHOW_SUIT = tuple((x != 0) + 4 * (x.bit_count() >= 3) + 16 * (x.bit_count() >= 4)
+                   for x in range(1 << 7))
+_MEETS_SPREAD = tuple(_meeting(lambda y: y.chow_suits <= v & 3
+                               and y.suit_chows <= (4 if v >> 4 else 3 if v >> 2 & 3 else 2))
+                      for v in range(1 << 6))
 # Per ``Reading.single_wait``.
 _MEETS_WAITS = (_meeting(lambda y: True), _meeting(lambda y: not y.several_waits))
 # Number pungs t whose t+1 may be a pung of the same suit.
@@ -696,12 +704,16 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                 if shape_mask < 0:
                     shape_mask, shape_multi = _shape_yaku(r)
                 n_chows = len(r.chows)
+                chow_bits = r.chow_bits
                 pung_bits = r.pung_bits
                 candidates = (meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[pair]
                               & _MEETS_PLACEMENT[placement]
                               & _MEETS_CONCEALED[r.concealed_pungs]
                               & _MEETS_HONOR_PUNGS[pung_bits >> 27]
-                              & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
+                              & _MEETS_TWIN_CHOWS[n_chows - chow_bits.bit_count()]
+                              & _MEETS_SPREAD[_CHOW_SUIT[chow_bits & 127]
+                                              + _CHOW_SUIT[chow_bits >> 9 & 127]
+                                              + _CHOW_SUIT[chow_bits >> 18 & 127]]
                               & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
                                                        & _ADJACENT_START).bit_count()])
                 exact, entries = (_CANDIDATES_MEMO.get(candidates)   # (the memo's hit inline)
@@ -717,10 +729,14 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
                     if shape_mask < 0:
                         shape_mask, shape_multi = _shape_yaku(r)
                     n_chows = len(r.chows)
+                    chow_bits = r.chow_bits
                     pung_bits = r.pung_bits
                     candidates = (meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[pair]
                                   & _MEETS_HONOR_PUNGS[pung_bits >> 27]
-                                  & _MEETS_TWIN_CHOWS[n_chows - r.chow_bits.bit_count()]
+                                  & _MEETS_TWIN_CHOWS[n_chows - chow_bits.bit_count()]
+                                  & _MEETS_SPREAD[_CHOW_SUIT[chow_bits & 127]
+                                                  + _CHOW_SUIT[chow_bits >> 9 & 127]
+                                                  + _CHOW_SUIT[chow_bits >> 18 & 127]]
                                   & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
                                                            & _ADJACENT_START).bit_count()])
                     group_bits = candidates & _GROUP_BITS

@@ -83,6 +83,7 @@ def _meets_declarations(y: Yaku, r: Reading) -> bool:
     suits = bin(r.suits & NUMBER_SUITS).count("1")
     twins = len(r.chows) - len(set(r.chows))
     adjacent = sum(1 for t in r.pungs if t < 27 and t % 9 < 8 and t + 1 in r.pungs)
+    per_suit = [len({t for t in r.chows if t // 9 == s}) for s in range(3)]
     return (r.placement in y.placements and len(r.chows) >= y.chows
             and len(r.pungs) >= y.pungs and wind_pungs >= y.wind_pungs
             and dragon_pungs >= y.dragon_pungs and len(r.quads) >= y.quads
@@ -90,6 +91,7 @@ def _meets_declarations(y: Yaku, r: Reading) -> bool:
             and y.pairs >> r.pair & 1 == 1 and len(r.kongs) >= y.kongs
             and twins >= y.twin_chows and adjacent >= y.adjacent_pungs
             and r.concealed_pungs >= y.concealed_pungs
+            and sum(1 for k in per_suit if k) >= y.chow_suits and max(per_suit) >= y.suit_chows
             and not (y.several_waits and r.single_wait))
 
 

@@ -62,8 +62,10 @@ def _span(ranks: int) -> int:
 
 def _plain_candidates(chows: int, honors: int, kongs: int, quads: int, ranks: int,
                       pair: int, twins: int, adjacent: int, suit_bits: int, placement: str,
-                      concealed: int, single: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+                      concealed: int, single: bool, chow_bits: int
+                      ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     suits = bin(suit_bits & 7).count("1")
+    per_suit = [bin(chow_bits >> 9 * s & 0x1FF).count("1") for s in range(3)]
     chosen = [y for y in YAKU.values() if y.scope in (GROUPS, PLACEMENT)
               and y.chows <= chows and y.pungs <= 4 - chows
               and y.wind_pungs <= (honors & 15).bit_count()
@@ -72,6 +74,8 @@ def _plain_candidates(chows: int, honors: int, kongs: int, quads: int, ranks: in
               and ranks & y.ranks == y.ranks and y.pairs >> pair & 1
               and y.twin_chows <= twins and y.adjacent_pungs <= adjacent
               and y.concealed_pungs <= concealed and not (y.several_waits and single)
+              and y.chow_suits <= sum(1 for k in per_suit if k)
+              and (y.suit_chows <= max(per_suit) or y.suit_chows <= 2)
               and ranks & ~y.within_ranks == 0 and _span(ranks) <= y.rank_span
               and suit_bits & ~y.within_suits == 0
               and bin(suit_bits & 7).count("1") <= y.most_suits and placement in y.placements]
@@ -89,17 +93,21 @@ def test_candidate_masks_match_the_declared_minimums() -> None:
         twins, adjacent, suit_bits = rng.randint(0, 3), rng.randint(0, 3), rng.randrange(32)
         placement = rng.choice(sorted(PLACEMENTS))
         concealed, single = rng.randint(0, 4), rng.random() < 0.5
+        chow_bits = sum(rng.randrange(1 << 7) << 9 * s for s in range(3) if rng.random() < 0.6)
+        spread = sum(s._CHOW_SUIT[chow_bits >> 9 * k & 127] for k in range(3))
         mask = (s._MEETS_CHOWS[chows] & s._MEETS_HONOR_PUNGS[honors]
                 & s._MEETS_KONGS[kongs] & s._MEETS_QUADS[quads] & s._MEETS_SUITS[suit_bits]
                 & s._MEETS_RANKS[ranks] & s._MEETS_PAIR[pair] & s._MEETS_TWIN_CHOWS[twins]
                 & s._MEETS_ADJACENT_PUNGS[adjacent] & s._MEETS_PLACEMENT[placement]
-                & s._MEETS_CONCEALED[concealed] & s._MEETS_WAITS[single])
+                & s._MEETS_CONCEALED[concealed] & s._MEETS_WAITS[single]
+                & s._MEETS_SPREAD[spread])
         chosen = [y.id for i, y in enumerate(s._STANDARD_ONLY) if mask >> i & 1]
         got = (tuple(i for i in chosen if YAKU[i].scope == GROUPS),
                tuple(i for i in chosen if YAKU[i].scope == PLACEMENT))
         assert mask & s._GROUP_BITS | mask & s._PLACEMENT_BITS == mask
         assert got == _plain_candidates(chows, honors, kongs, quads, ranks, pair,
-                                        twins, adjacent, suit_bits, placement, concealed, single)
+                                        twins, adjacent, suit_bits, placement, concealed, single,
+                                        chow_bits)
 
 
 def _plain_placements(pair: int, groups: tuple, win: int) -> tuple:

@@ -18,8 +18,9 @@ per reading).
 show; ``pairs`` the kinds its pair may be (a 34-bit mask; every kind unless declared);
 ``twin_chows`` the least number of chows equal to an earlier one (chows minus distinct chows: 1
 for two identical chows), ``adjacent_pungs`` the least number of number pungs t whose t+1 (same
-suit) is a pung too and ``concealed_pungs`` the least 暗刻; ``several_waits`` marks a yaku that
-holds only when the 13-tile hand had two or more waits (假独). ``within_ranks`` and
+suit) is a pung too, ``concealed_pungs`` the least 暗刻, ``chow_suits`` the least number suits
+holding a chow and ``suit_chows`` the least distinct chows in one suit; ``several_waits`` marks
+a yaku that holds only when the 13-tile hand had two or more waits (假独). ``within_ranks`` and
 ``within_suits`` are maxima, for any shape: the number ranks (1–9) and the ``Reading.suits``
 bits the tiles may show at most; ``most_suits`` the most number suits they may show;
 ``most_numbers`` the most "numbers" (序数: distinct number ranks, plus one for winds and one for
@@ -99,6 +100,8 @@ class Yaku:
     twin_chows: int = 0
     adjacent_pungs: int = 0
     concealed_pungs: int = 0        # 暗刻 (``Reading.concealed_pungs``)
+    chow_suits: int = 0             # number suits holding a chow
+    suit_chows: int = 0             # distinct chows in one suit
     several_waits: bool = False     # holds only if the 13-tile hand had two or more waits
     within_ranks: int = ALL_RANKS   # ``Reading.ranks`` bits that may be set
     within_suits: int = ALL_SUITS   # ``Reading.suits`` bits that may be set
@@ -118,9 +121,10 @@ def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str
          wind_pungs: int = 0, dragon_pungs: int = 0, quads: int = 0, suits: int = 0,
          ranks: Iterable[int] = (), pairs: Iterable[int] = range(34), kongs: int = 0,
          twin_chows: int = 0, adjacent_pungs: int = 0, concealed_pungs: int = 0,
-         several_waits: bool = False, within_ranks: Iterable[int] = range(1, 10),
-         within_suits: int = ALL_SUITS, most_suits: int = 3, most_numbers: int = 11,
-         rank_span: int = 9, placements: Iterable[str] = PLACEMENTS, exact: bool = False
+         chow_suits: int = 0, suit_chows: int = 0, several_waits: bool = False,
+         within_ranks: Iterable[int] = range(1, 10), within_suits: int = ALL_SUITS,
+         most_suits: int = 3, most_numbers: int = 11, rank_span: int = 9,
+         placements: Iterable[str] = PLACEMENTS, exact: bool = False
          ) -> Callable[[Callable[[Reading], int]], Yaku]:
     """Decorator turning a predicate into its ``Yaku`` record (``ranks`` and ``within_ranks``
     as numbers 1–9, ``pairs`` as tiles, ``within_suits`` as ``Reading.suits`` bits)."""
@@ -129,8 +133,9 @@ def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str
     if not set(placements) <= PLACEMENTS or (set(placements) != PLACEMENTS and scope != PLACEMENT):
         raise ValueError(f"{id}: placements {sorted(placements)} (only a PLACEMENT yaku may "
                          f"name some of {sorted(PLACEMENTS)})")
-    if exact and (scope not in (GROUPS, PLACEMENT) or most_numbers != 11):
-        raise ValueError(f"{id}: only a GROUPS or PLACEMENT yaku without most_numbers can be "
+    if exact and (scope not in (GROUPS, PLACEMENT) or most_numbers != 11 or suit_chows in (1, 2)):
+        raise ValueError(f"{id}: only a GROUPS or PLACEMENT yaku without most_numbers (or "
+                         f"suit_chows 1–2, which the candidate masks do not tell apart) can be "
                          f"exact (its declarations decide it in the candidate masks)")
     rank_bits = sum(1 << r for r in set(ranks))
     pair_bits = sum(1 << t for t in set(pairs))
@@ -139,7 +144,8 @@ def yaku(id: str, name_zh: str, name_en: str, points: int, shapes: frozenset[str
     def wrap(fn: Callable[[Reading], int]) -> Yaku:
         return Yaku(id, name_zh, name_en, points, shapes, frozenset(excludes), fn, scope,
                     chows, pungs, wind_pungs, dragon_pungs, quads, suits, rank_bits, pair_bits,
-                    kongs, twin_chows, adjacent_pungs, concealed_pungs, several_waits,
+                    kongs, twin_chows, adjacent_pungs, concealed_pungs, chow_suits,
+                    suit_chows, several_waits,
                     within_rank_bits, within_suits,
                     most_suits, most_numbers, rank_span, frozenset(placements), exact)
 

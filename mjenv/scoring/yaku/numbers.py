@@ -109,7 +109,7 @@ def liang_xushu(r: Reading) -> bool:
 
 
 @yaku("yitiaolong", "一条龙", "Pure Straight", 6, S, excludes=("laoshao",), scope=GROUPS, chows=3,
-      ranks=range(1, 10))
+      ranks=range(1, 10), suit_chows=3)
 def yitiaolong(r: Reading) -> bool:
     c = r.chow_bits
     return c & c >> 3 & c >> 6 & _SUIT_STARTS != 0
@@ -169,7 +169,8 @@ def oushu_duidui(r: Reading) -> bool:
     return len(r.pungs) == 4 and _only_ranks(r, _EVEN)
 
 
-@yaku("jingtong", "镜同胡", "Mirrored Chows", 6, S, scope=GROUPS, chows=2, suits=2)
+@yaku("jingtong", "镜同胡", "Mirrored Chows", 6, S, scope=GROUPS, chows=2, suits=2,
+      chow_suits=2)
 def jingtong(r: Reading) -> bool:
     """Two chows of the same ranks in two different suits."""
     c = r.chow_bits                 # per suit a 9-bit mask of chow starts: two suits share one

@@ -28,13 +28,14 @@ def _stepped(r: Reading, n: int) -> bool:
     return False
 
 
-@yaku("yise_sanbugao", "一色三步高", "Pure Shifted Chows", 6, S, scope=GROUPS, chows=3)
+@yaku("yise_sanbugao", "一色三步高", "Pure Shifted Chows", 6, S, scope=GROUPS, chows=3,
+      suit_chows=3)
 def yise_sanbugao(r: Reading) -> bool:
     return _stepped(r, 3)
 
 
 @yaku("yise_sibugao", "一色四步高", "Four Pure Shifted Chows", 20, S,
-      excludes=("yise_sanbugao",), scope=GROUPS, chows=4, most_suits=2)
+      excludes=("yise_sanbugao",), scope=GROUPS, chows=4, most_suits=2, suit_chows=4)
 def yise_sibugao(r: Reading) -> bool:
     return _stepped(r, 4)
 

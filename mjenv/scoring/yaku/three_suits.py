@@ -50,20 +50,20 @@ def sanse_lianke(r: Reading) -> bool:
 
 
 @yaku("sanxiangfeng", "三相逢", "Mixed Triple Chow", 6, S, excludes=("jingtong",),
-      scope=GROUPS, chows=3, suits=3)
+      scope=GROUPS, chows=3, suits=3, chow_suits=3)
 def sanxiangfeng(r: Reading) -> bool:
     return _one_in_each_suit(r.chow_bits, (0,))
 
 
 @yaku("sanse_sanbugao", "三色三步高", "Mixed Shifted Chows", 4, S, scope=GROUPS, chows=3,
-      suits=3)
+      suits=3, chow_suits=3)
 def sanse_sanbugao(r: Reading) -> bool:
     """Chows starting r, r+k, r+2k (k = 1 or 2), one in each suit."""
     return _one_in_each_suit(r.chow_bits, (1, 2))
 
 
 @yaku("hualong", "花龙", "Mixed Straight", 4, S, scope=GROUPS, chows=3, suits=3,
-      ranks=range(1, 10))
+      ranks=range(1, 10), chow_suits=3)
 def hualong(r: Reading) -> bool:
     """Chows 123, 456, 789, one in each suit (ranks 1, 4, 7: the only step of 3)."""
     return _one_in_each_suit(r.chow_bits, (3,))
