@@ -141,6 +141,16 @@ def test_a_placement_restriction_needs_the_placement_scope() -> None:
         yaku("x", "x", "x", 1, S, scope=PLACEMENT, placements=("dandiao", "nowhere"))(lambda r: 0)
 
 
+def test_only_candidate_yaku_can_be_exact() -> None:
+    from mjenv.scoring.yaku.base import GROUPS, TILES, S, yaku
+    assert {y.id for y in YAKU.values() if y.exact} == {
+        "duipeng", "jiadu", "san_anke", "si_anke", "duiduihu", "jiangyan", "yibangao"}
+    for bad in ({"scope": TILES}, {"scope": GROUPS, "most_numbers": 3},
+                {"scope": GROUPS, "suit_chows": 2}):
+        with pytest.raises(ValueError, match="can be exact"):
+            yaku("x", "x", "x", 1, S, exact=True, **bad)(lambda r: 0)
+
+
 def test_memoisation_does_not_change_results() -> None:
     first = [score(w.hand, w.win_tile, w.melds, w.ctx) for w in WINS[:200]]
     clear_caches()
