@@ -6,30 +6,30 @@ every yaku that holds, then drop each yaku that another holding yaku excludes.
 
 Speed (the engine scores on every ron check; the benchmark scores every hand cold): the
 decompositions come from the import-time per-suit tables (``mjenv.analysis.tables``, and the
-per-suit groups and chow/pung bits of ``mjenv.scoring.reading``), one look-up per suit. Each
-predicate runs at its declared scope (``Yaku.scope``) — suit-content yaku once per (shape,
-suits) at import, into a table; tile-content yaku once per (shape, suits, ranks) and
-situation yaku once per (shape, flags, single wait, open melds), both memoised since those
-keys recur across hands; other hand-wide yaku once per shape;
-decomposition yaku once per decomposition; placement yaku once per reading — and is skipped
-when the reading misses a minimum it declares (chows, pungs, honor pungs, kongs, quads,
-number suits, ranks, pair kinds, twin chows, adjacent pungs), exceeds a maximum (ranks,
-suits, number suits) or is placed where it cannot hold (对碰, 假独, 平胡): one AND of
-per-value bit masks gives the candidates. A
-reading's holding yaku are one int (bit i: the i-th yaku in rulebook order), so exclusions
-are ORs of masks and the counted yaku come out in order. Masks recur across hands, so the
-predicates a mask selects and the counted yaku of a holding mask are memoised per mask (a new
-holding mask is put together from memoised parts); nothing is memoised per hand (on distinct
-hands such memos cost more to keep than they save). An mpsz digit group is one table look-up
-per four digits. ``tests/scoring/test_properties.py``
-checks all of this against the plain definition. The single-wait test (for 独听/假独) stops
-at a placement that proves a second wait; else, for a hand that reads standard, another wait
-can only complete the winning tile's suit or the pair's suit, so it is one look-up per such
-suit in the import-time wait tables (``mjenv.analysis.tables.NUMBER_WAITS``; plus the special
-shapes' waits of a concealed hand of 7, 12 or 13 kinds); a knitted or thirteen-orphans hand
-waits on special shapes only, and only seven-pairs hands run the full wait search. Tile
-counts travel packed in one int (byte t: kind t), so adding the winning tile and the melds
-is a few additions.
+per-suit readings with their groups and chow/pung bits of ``mjenv.scoring.reading``), one
+look-up per suit. Each predicate runs at its declared scope (``Yaku.scope``) — suit-content
+yaku once per (shape, suits) at import, into a table; tile-content yaku once per (shape, suits,
+ranks) and situation yaku once per (shape, flags, single wait, open melds), both memoised since
+those keys recur across hands; other hand-wide yaku once per shape; decomposition yaku once per
+decomposition; placement yaku once per reading — and is skipped when the reading misses a
+minimum it declares (chows, pungs, wind and dragon pungs, kongs, quads, number suits, ranks,
+pair kinds, twin chows, adjacent pungs, 暗刻, suits with a chow, chows in one suit), exceeds a
+maximum (ranks, rank span, suits, number suits) or is placed where it cannot hold (对碰, 假独, 平胡;
+假独 also needs two waits): one AND of per-value bit masks gives the candidates. A yaku whose
+declarations are its whole definition (``exact``) is counted from the candidates without
+calling its predicate. A reading's holding yaku are one int (bit i: the i-th yaku in rulebook
+order), so exclusions are ORs of masks and the counted yaku come out in order. Masks recur
+across hands, so the predicates a mask selects and the counted yaku of a holding mask are
+memoised per mask (a new holding mask is put together from memoised parts); nothing is memoised
+per hand (on distinct hands such memos cost more to keep than they save). An mpsz digit group
+is one table look-up per four digits. ``tests/scoring/test_properties.py`` checks all of this
+against the plain definition. The single-wait test (for 独听/假独) stops at a placement that proves
+a second wait; else, for a hand that reads standard, another wait can only complete the winning
+tile's suit or the pair's suit, so it is one look-up per such suit in the import-time wait
+tables (``mjenv.analysis.tables.NUMBER_WAITS``; plus the special shapes' waits of a concealed
+hand of 7, 12 or 13 kinds); a knitted or thirteen-orphans hand waits on special shapes only,
+and only seven-pairs hands run the full wait search. Tile counts travel packed in one int (byte
+t: kind t), so adding the winning tile and the melds is a few additions.
 """
 
 from __future__ import annotations
