@@ -303,12 +303,13 @@ _SUITS = tuple((lo, hi, bytes(hi - lo), _NUMBER_INDEXED, _suit_parts(lo, _NUMBER
                for lo, hi in SUIT_SLICES[:3]) + \
     ((27, 34, bytes(7), _HONOR_INDEXED, _suit_parts(27, _HONOR_MELDS)),)
 del _NUMBER_MELDS, _HONOR_MELDS
-# Per suit: (first kind, last kind + 1, its counts when empty, and per key that reads one way
-# only its one reading: the pair as a tile or -1, then its parts). Nearly every hand reads
-# one way in each suit, so that takes one look-up a suit and no index.
-_SINGLE_SUITS = tuple((lo, hi, empty, {key: (p + lo if p >= 0 else -1, *parts[i])
-                                       for key, rel in table.items() if len(rel) == 1
-                                       for p, i in rel})
+# Per suit: (first kind, last kind + 1, its counts when empty, the keys that read one way
+# with their one reading (pair rank or -1, index into the parts), parts). Nearly every hand
+# reads one way in each suit. (The readings are the indexed table's own pairs of ints: no
+# new objects, none the garbage collector keeps tracking.)
+_SINGLE_NUMBER = {key: rel[0] for key, rel in _NUMBER_INDEXED.items() if len(rel) == 1}
+_SINGLE_SUITS = tuple((lo, hi, empty, _SINGLE_NUMBER if lo < 27 else
+                       {key: rel[0] for key, rel in table.items() if len(rel) == 1}, parts)
                       for lo, hi, empty, table, parts in _SUITS)
 
 
@@ -326,18 +327,19 @@ def decompositions(key14: bytes, win: int) -> tuple[Decomposition, ...]:
     chows: tuple[int, ...] = ()
     pungs: tuple[int, ...] = ()
     chow_bits = pung_bits = 0
-    for lo, hi, empty, single in _SINGLE_SUITS:
+    for lo, hi, empty, single, parts in _SINGLE_SUITS:
         sk = key14[lo:hi]
         if sk == empty:
             continue
-        part = single.get(sk)
-        if part is None:
+        reading = single.get(sk)
+        if reading is None:
             return _combined(key14, win)
-        p, g, c, pu, cb, pb = part
+        p, i = reading
+        g, c, pu, cb, pb = parts[i]
         if p >= 0:
             if pair >= 0:               # a second pair
                 return ()
-            pair = p
+            pair = p + lo
         groups += g
         chows += c
         pungs += pu
