@@ -506,11 +506,17 @@ def _hand_counts(hand: Sequence[int]) -> bytearray:
     return c13
 
 
+def _tile_index(t: object) -> int:
+    """``t`` when it is a tile index (0–33); else a ``ValueError`` naming it."""
+    if type(t) is not int or not 0 <= t < 34:
+        raise ValueError(f"{t!r} is not a tile index (0–33)")
+    return t
+
+
 def _check(n13: int, win_tile: int, melds: tuple[Meld, ...], ctx: WinContext) -> bytes:
     """Validate the rest of a query given the concealed counts (``n13``: packed, see
-    ``_UNIT``; sizes checked); return the counts of every tile (hand, winning tile, melds)."""
-    if type(win_tile) is not int or not 0 <= win_tile < 34:
-        raise ValueError(f"{win_tile!r} is not a tile index (0–33)")
+    ``_UNIT``; sizes checked) and the winning tile (a tile index); return the counts of every
+    tile (hand, winning tile, melds)."""
     n = n13 + _UNIT[win_tile]
     for m in melds:
         if not isinstance(m, Meld):
@@ -549,7 +555,7 @@ def readings(hand: Sequence[int], win_tile: int, melds: Sequence[Meld],
     melds = tuple(melds)
     _check_sizes(len(hand), melds)
     n13 = int.from_bytes(_hand_counts(hand), "little")
-    total = _check(n13, win_tile, melds, ctx)
+    total = _check(n13, _tile_index(win_tile), melds, ctx)
     facts, specials, decompositions = _analyse(n13, total, win_tile, melds, ctx)
     out = [facts.special(shape) for shape in specials]
     for d in decompositions:
@@ -679,6 +685,7 @@ def score(hand: Sequence[int], win_tile: int, melds: Sequence[Meld],
     melds = tuple(melds)
     _check_sizes(len(hand), melds)
     n13 = int.from_bytes(_hand_counts(hand), "little")
+    win_tile = _tile_index(win_tile)
     return _score(n13, _check(n13, win_tile, melds, ctx), win_tile, melds, ctx)
 
 
@@ -801,11 +808,12 @@ def score_hand(hand: str | Sequence[int], win_tile: str | int,
     else:
         hand = tuple(hand)
         n13, n_tiles = -1, len(hand)
-    win = win_tile
     if isinstance(win_tile, str):
         win = _TILE_OF.get(win_tile)
         if win is None:
             win = parse_tile(win_tile)
+    else:
+        win = _tile_index(win_tile)
     if not melds:
         melds = ()
     else:
