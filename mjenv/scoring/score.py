@@ -274,7 +274,8 @@ _MEETS_ADJACENT_PUNGS = tuple(_meeting(lambda y: y.adjacent_pungs <= n) for n in
 _MEETS_CONCEALED = tuple(_meeting(lambda y: y.concealed_pungs <= n) for n in range(5))
 # Per number suit's chow starts (``chow_bits`` of the suit, 7 bits): 1 if any, + 4 if three or
 # more, + 16 if four or more; the sum over the three suits ("spread": number suits with a chow,
-# suits with three, with four) indexes the chow_suits and suit_chows minima met.
+# suits with three, with four) indexes the chow_suits and suit_chows minima met (suit_chows is
+# told apart from 3 up only: a minimum of 1 or 2 never filters).
 _CHOW_SUIT = tuple((x != 0) + 4 * (x.bit_count() >= 3) + 16 * (x.bit_count() >= 4)
                    for x in range(1 << 7))
 _MEETS_SPREAD = tuple(_meeting(lambda y: y.chow_suits <= v & 3
