@@ -706,54 +706,38 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
         shape_multi: Multi = ()
         for d in decompositions:
             pair, _, _, _, _, _, placements = d
+            placement, index = placements[0]
+            r = facts.standard(d, placement, index)
+            if shape_mask < 0:
+                shape_mask, shape_multi = _shape_yaku(r)
+            n_chows = len(r.chows)
+            chow_bits = r.chow_bits
+            pung_bits = r.pung_bits
+            candidates = (meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[pair]
+                          & _MEETS_HONOR_PUNGS[pung_bits >> 27]
+                          & _MEETS_TWIN_CHOWS[n_chows - chow_bits.bit_count()]
+                          & _MEETS_SPREAD[_CHOW_SUIT[chow_bits & 127]
+                                          + _CHOW_SUIT[chow_bits >> 9 & 127]
+                                          + _CHOW_SUIT[chow_bits >> 18 & 127]]
+                          & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
+                                                   & _ADJACENT_START).bit_count()])
             if len(placements) == 1:        # the usual case: GROUPS and PLACEMENT yaku at once
-                placement, index = placements[0]
-                r = facts.standard(d, placement, index)
-                if shape_mask < 0:
-                    shape_mask, shape_multi = _shape_yaku(r)
-                n_chows = len(r.chows)
-                chow_bits = r.chow_bits
-                pung_bits = r.pung_bits
-                candidates = (meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[pair]
-                              & _MEETS_PLACEMENT[placement]
-                              & _MEETS_CONCEALED[r.concealed_pungs]
-                              & _MEETS_HONOR_PUNGS[pung_bits >> 27]
-                              & _MEETS_TWIN_CHOWS[n_chows - chow_bits.bit_count()]
-                              & _MEETS_SPREAD[_CHOW_SUIT[chow_bits & 127]
-                                              + _CHOW_SUIT[chow_bits >> 9 & 127]
-                                              + _CHOW_SUIT[chow_bits >> 18 & 127]]
-                              & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
-                                                       & _ADJACENT_START).bit_count()])
+                candidates &= _MEETS_PLACEMENT[placement] & _MEETS_CONCEALED[r.concealed_pungs]
                 exact, entries = (_CANDIDATES_MEMO.get(candidates)   # (the memo's hit inline)
                                   or _candidate_entries(candidates))
                 mask, multi = _hold_entries(entries, r)
                 found.append((mask | exact | shape_mask,
                               multi + shape_multi if multi else shape_multi, r))
                 continue
-            group_mask = -1
-            for placement, index in placements:
-                r = facts.standard(d, placement, index)
-                if group_mask < 0:
-                    if shape_mask < 0:
-                        shape_mask, shape_multi = _shape_yaku(r)
-                    n_chows = len(r.chows)
-                    chow_bits = r.chow_bits
-                    pung_bits = r.pung_bits
-                    candidates = (meets & _MEETS_CHOWS[n_chows] & _MEETS_PAIR[pair]
-                                  & _MEETS_HONOR_PUNGS[pung_bits >> 27]
-                                  & _MEETS_TWIN_CHOWS[n_chows - chow_bits.bit_count()]
-                                  & _MEETS_SPREAD[_CHOW_SUIT[chow_bits & 127]
-                                                  + _CHOW_SUIT[chow_bits >> 9 & 127]
-                                                  + _CHOW_SUIT[chow_bits >> 18 & 127]]
-                                  & _MEETS_ADJACENT_PUNGS[(pung_bits & pung_bits >> 1
-                                                           & _ADJACENT_START).bit_count()])
-                    group_bits = candidates & _GROUP_BITS
-                    exact, entries = (_CANDIDATES_MEMO.get(group_bits)
-                                      or _candidate_entries(group_bits))
-                    group_mask, group_multi = _hold_entries(entries, r)
-                    group_mask |= exact | shape_mask
-                    group_multi += shape_multi
-                    candidates &= _PLACEMENT_BITS
+            group_bits = candidates & _GROUP_BITS       # once per decomposition
+            exact, entries = _CANDIDATES_MEMO.get(group_bits) or _candidate_entries(group_bits)
+            group_mask, group_multi = _hold_entries(entries, r)
+            group_mask |= exact | shape_mask
+            group_multi += shape_multi
+            candidates &= _PLACEMENT_BITS
+            for k, (placement, index) in enumerate(placements):
+                if k:                           # (the first reading is built above)
+                    r = facts.standard(d, placement, index)
                 here = (candidates & _MEETS_PLACEMENT[placement]
                         & _MEETS_CONCEALED[r.concealed_pungs])
                 if here:
