@@ -193,14 +193,13 @@ def _flags(mask: int) -> list[int]:
     return out
 
 
-def _entries(bits: int, entry: dict[int, tuple[int, int, Callable[[Reading], int]]],
-             memo: dict[int, Entries]) -> Entries:
-    """The ``(flag, bit, predicate)`` of every set bit of ``bits``, lowest first: memoised
-    per mask, since a few thousand masks recur over any run of hands and taking an int of
-    ~100 bits apart costs more than the predicates it selects."""
-    found = memo.get(bits)
+def _entries(bits: int) -> Entries:
+    """The ``(flag, bit, predicate)`` (``_ENTRY``) of every set bit of the YAKU mask ``bits``,
+    lowest first: memoised per mask, since few masks recur and taking an int of ~100 bits
+    apart costs more than the predicates it selects."""
+    found = _ENTRIES_MEMO.get(bits)
     if found is None:
-        found = _remember(memo, bits, tuple(map(entry.__getitem__, _flags(bits))))
+        found = _remember(_ENTRIES_MEMO, bits, tuple(map(_ENTRY.__getitem__, _flags(bits))))
     return found
 
 
@@ -391,9 +390,8 @@ def _tile_yaku(r: Reading, code: int) -> tuple[int, Multi, Entries]:
     within = _WITHIN_RANKS[r.ranks | suits >> 3 << 10] & _WITHIN_SUITS[suits]
     suit_mask, suit_multi = _SUITS_HOLD[suits << 2 | code]
     bits = _TILES_MASK[shape] & within
-    mask, multi = _hold_entries(_entries(bits, _ENTRY, _ENTRIES_MEMO), r) if bits else _NONE
-    return (mask | suit_mask, multi + suit_multi,
-            _entries(_HAND_MASK[shape] & within, _ENTRY, _ENTRIES_MEMO))
+    mask, multi = _hold_entries(_entries(bits), r) if bits else _NONE
+    return mask | suit_mask, multi + suit_multi, _entries(_HAND_MASK[shape] & within)
 
 
 # The flags of the yaku that exclude anything, and per yaku flag (one set bit) the flags it
