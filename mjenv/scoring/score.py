@@ -420,15 +420,12 @@ def _chunk_items(memo: dict[int, tuple[int, tuple[tuple[str, int], ...]]], k: in
 def _counted(mask: int, multi: Multi) -> tuple[int, tuple[tuple[str, int], ...]]:
     """P and the counted yaku of a holding mask (plus multiplicities) as ``(id, points)``
     pairs in rulebook order (RULES.md §9: drop every yaku a holding yaku excludes; an
-    excluded one still excludes). Memoised per mask when there are no multiplicities (pairs
-    of atoms: the garbage collector soon stops tracking them); a new mask is put together from
-    memos of what its excluders drop (a few hundred distinct sets) and of its chunks (a few
-    hundred each), since thousands of distinct masks occur but few distinct parts."""
+    excluded one still excludes), for a mask its callers did not find in ``_COUNTED_MEMO``.
+    Remembered there when there are no multiplicities (pairs of atoms: the garbage collector
+    soon stops tracking them); put together from memos of what its excluders drop (a few
+    hundred distinct sets) and of its chunks (a few hundred each), since thousands of distinct
+    masks occur but few distinct parts."""
     holding = mask
-    if not multi:
-        found = _COUNTED_MEMO.get(holding)
-        if found is not None:
-            return found
     excluders = mask & _EXCLUDERS
     if excluders:
         drop = _DROP_MEMO.get(excluders)
@@ -747,16 +744,12 @@ def _score(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
     if not found:
         raise NotWinningHand(f"{_describe(n13.to_bytes(34, 'little'), win_tile, melds)} "
                              f"forms no winning shape")
-    if len(found) == 1:             # most hands have one reading
-        mask, multi, r = found[0]
-        p, items = (not multi and _COUNTED_MEMO.get(mask)) or _counted(mask, multi)
-    else:
-        best_p = -1                 # else the first reading of the highest P
-        for mask, multi, reading in found:
-            p, counted_items = _counted(mask, multi)
-            if p > best_p:
-                best_p, items, r = p, counted_items, reading
-        p = best_p
+    best_p = -1                     # the first reading of the highest P
+    for mask, multi, reading in found:
+        p, counted_items = (not multi and _COUNTED_MEMO.get(mask)) or _counted(mask, multi)
+        if p > best_p:
+            best_p, items, r = p, counted_items, reading
+    p = best_p
     res = _new_object(ScoreResult)      # ScoreResult(p, yaku, r.shape, r), less the
     res.__dict__.update(points=p, yaku=dict(items), shape=r.shape, reading=r)     # frozen init
     return res
