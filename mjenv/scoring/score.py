@@ -37,7 +37,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import repeat
 from typing import Callable, Iterable, Sequence, TypeVar
 
 from mjenv.analysis import is_knitted, is_seven_pairs, is_thirteen_orphans
@@ -589,11 +588,10 @@ def _analyse(n13: int, total: bytes, win_tile: int, melds: tuple[Meld, ...],
     return HandFacts.build(total, win_tile, single, melds, ctx), specials, found
 
 
-# Per suit (m, p, s, honors): the packed counts (see ``_UNIT``, suit-relative) of every
-# complete suit key, the wait ranks of a suit key, the first kind and a mask of the suit's
-# bytes.
-_COMPLETE = ((frozenset(map(int.from_bytes, NUMBER_TABLE, repeat("little"))),) * 3
-             + (frozenset(map(int.from_bytes, HONOR_TABLE, repeat("little"))),))
+# Per suit (m, p, s, honors): the reading table of its keys and their width, the wait ranks
+# of a suit key (packed, see ``_UNIT``, suit-relative), the first kind and a mask of the
+# suit's bytes.
+_SUIT_TABLE = ((NUMBER_TABLE, 9),) * 3 + ((HONOR_TABLE, 7),)
 _WAITS = (NUMBER_WAITS,) * 3 + (HONOR_WAITS,)
 _SUIT_AT = tuple((t // 9 if t < 27 else 3) for t in range(34))
 _SUIT_LO = (0, 9, 18, 27)
@@ -612,10 +610,13 @@ def _other_standard_wait(n13: int, total: bytes, win_tile: int, pair: int) -> bo
     if _held_below_four(_WAITS[ws].get(s13, 0) & ~(1 << win_tile - lo), lo, total):
         return True
     ps = _SUIT_AT[pair]
-    if ps != ws and s13 in _COMPLETE[ws]:
-        lo = _SUIT_LO[ps]
-        return _held_below_four(_WAITS[ps].get(n13 >> 8 * lo & _SUIT_MASK[ps], 0), lo, total)
-    return False
+    if ps == ws:
+        return False
+    table, width = _SUIT_TABLE[ws]
+    if s13.to_bytes(width, "little") not in table:
+        return False
+    lo = _SUIT_LO[ps]
+    return _held_below_four(_WAITS[ps].get(n13 >> 8 * lo & _SUIT_MASK[ps], 0), lo, total)
 
 
 def _held_below_four(ranks: int, lo: int, total: bytes) -> bool:
