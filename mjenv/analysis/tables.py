@@ -148,6 +148,9 @@ def _suit_table(n: int, chows: bool) -> dict[bytes, tuple[ReadingT, ...]]:
 NUMBER_TABLE = _suit_table(9, chows=True)
 HONOR_TABLE = _suit_table(7, chows=False)
 
+# ``bytes.translate`` table: is the kind (or rank) present (count 1 or more)?
+PRESENT = bytes([0] + [1] * 255)
+
 
 def _wait_table(table: dict[bytes, tuple[ReadingT, ...]], n: int) -> dict[int, int]:
     """Per suit key that one more tile completes, packed into an int (byte r: the count of
@@ -159,13 +162,12 @@ def _wait_table(table: dict[bytes, tuple[ReadingT, ...]], n: int) -> dict[int, i
     get = out.get
     for key in table:
         counts = int.from_bytes(key, "little")
-        for unit, bit in taken[key.translate(_PRESENT)]:
+        for unit, bit in taken[key.translate(PRESENT)]:
             less = counts - unit
             out[less] = get(less, 0) | bit
     return out
 
 
-_PRESENT = bytes([0] + [1] * 255)       # bytes.translate: is the rank present?
 # The wait ranks of every suit key of up to 13 tiles (see ``_wait_table``); a key not here
 # has none.
 NUMBER_WAITS = _wait_table(NUMBER_TABLE, 9)

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from itertools import compress
 from typing import NamedTuple
 
-from mjenv.analysis.tables import HONOR_TABLE, NUMBER_TABLE, SUIT_SLICES, MeldT, ReadingT
+from mjenv.analysis.tables import (HONOR_TABLE, NUMBER_TABLE, PRESENT, SUIT_SLICES, MeldT,
+                                   ReadingT)
 from mjenv.tiles import Meld, tiles_to_str
 
 STANDARD = "standard"
@@ -199,8 +200,7 @@ class Reading(NamedTuple):
 # does after binding 21 arguments one by one).
 _new_tuple = tuple.__new__
 
-# Translation tables over the 34 counts: is the kind present / held four times?
-_PRESENT = bytes([0] + [1] * 255)
+# Translation table over the 34 counts (with ``PRESENT``): is the kind held four times?
 _FOUR = bytes([0, 0, 0, 0, 1] + [0] * 251)
 _KINDS = range(34)
 
@@ -228,7 +228,7 @@ def tile_facts(counts: bytes) -> tuple[int, int, tuple[int, ...]]:
     """``(suits, ranks, fours)`` of the 34 counts of every tile of a hand: the
     ``Reading.suits`` and ``Reading.ranks`` masks, the kinds held four times.
     (Byte-level operations and table look-ups: no Python loop over the kinds.)"""
-    present = int.from_bytes(counts.translate(_PRESENT), "little")
+    present = int.from_bytes(counts.translate(PRESENT), "little")
     m = present & _NINE
     p = present >> 72 & _NINE
     s = present >> 144 & _NINE
