@@ -622,12 +622,7 @@ def _other_standard_wait(n13: int, total: bytes, win_tile: int, pair: int) -> bo
 def _held_below_four(ranks: int, lo: int, total: bytes) -> bool:
     """Whether any rank of the mask ``ranks`` (a suit starting at kind ``lo``) is a kind held
     fewer than four times."""
-    while ranks:
-        low = ranks & -ranks
-        if total[lo + low.bit_length() - 1] < 4:
-            return True
-        ranks ^= low
-    return False
+    return any(total[lo + flag.bit_length() - 1] < 4 for flag in _flags(ranks))
 
 
 def _other_special_wait(n13: int, total: bytes, win_tile: int) -> bool:
