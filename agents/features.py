@@ -23,9 +23,9 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from agents.heuristic.agent import HeuristicAgent
 from agents.heuristic.defence import threats, tile_dangers
-from agents.heuristic.plans import FREE
+from agents.heuristic.evaluator import Evaluator
+from agents.heuristic.params import V1
 from agents.heuristic.tables import INF
 from mjenv.game.view import PlayerView
 from mjenv.tiles import Meld
@@ -90,21 +90,21 @@ def _gain(now: float, after: float) -> float:
 
 
 class Analyst:
-    """Computes the analysis planes of a view. Holds one heuristic agent (default parameters)
-    for its evaluators and their process-wide memo tables; no randomness is involved."""
+    """Computes the analysis planes of a view with the evaluators of ``heuristic:v1`` (the
+    planes of ``analysis-v1`` are fixed: shipped networks read them); no randomness."""
 
     def __init__(self) -> None:
-        self._h = HeuristicAgent()
+        self._ev = Evaluator(V1.evaluation())
 
     def planes(self, view: PlayerView) -> np.ndarray:
         """float32 (NUM_FEATURE_PLANES, 34) for the seat of ``view``."""
         out = np.zeros((NUM_FEATURE_PLANES, 34), dtype=np.float32)
-        h = self._h
-        p = h.params
-        threat = threats(view, p.danger)
+        ev = self._ev
+        ev.begin()
+        threat = threats(view, V1.danger)
         for r in range(1, 4):
             out[_IDX["threat_right"] + r - 1] = threat[(view.seat + r) % 4]
-        danger = tile_dangers(view, threat, p.danger)
+        danger = tile_dangers(view, threat, V1.danger)
         out[_IDX["danger"]] = np.minimum(np.asarray(danger, dtype=np.float32) / 4.0, 1.0)
         counts = [0] * 34
         for t in view.hand:
@@ -116,31 +116,30 @@ class Analyst:
         elif view.phase == "claim" and view.target_tile is not None:
             self._claim(out, view, counts, melds)
         elif view.phase != "turn":
-            out[_IDX["best_distance"]] = _dist(h._evaluate(counts, melds, view, None)[0])
+            out[_IDX["best_distance"]] = _dist(ev.hand(counts, melds, view)[0])
         return out
 
     def _turn(self, out: np.ndarray, view: PlayerView, counts: list[int],
               melds: tuple[Meld, ...]) -> None:
-        h = self._h
+        ev = self._ev
         tiles = [t for t in range(34) if counts[t]]
-        plans = h._shortlist(counts, melds, view.rules.min_points) or [(FREE, 0.0)]
-        evals = h._discard_evals(counts, melds, view, tiles, plans)
-        best = min(d for d, _ in evals.values())
-        for t, (d, w) in evals.items():
-            out[_IDX["discard_distance"], t] = _dist(d)
-            out[_IDX["discard_best"], t] = float(d <= best + 1e-9)
-            out[_IDX["discard_weight"], t] = min(math.log1p(w) / WEIGHT_SCALE, 1.0)
-            out[_IDX["discard_ready"], t] = float(d == 1.0 and w > 0)
+        evals = ev.discards(counts, melds, view, tiles)
+        best = min(e.dist for e in evals.values())
+        for t, e in evals.items():
+            out[_IDX["discard_distance"], t] = _dist(e.dist)
+            out[_IDX["discard_best"], t] = float(e.dist <= best + 1e-9)
+            out[_IDX["discard_weight"], t] = min(math.log1p(e.weight) / WEIGHT_SCALE, 1.0)
+            out[_IDX["discard_ready"], t] = float(e.ready)
         out[_IDX["best_distance"]] = _dist(best)
         for a in view.legal:           # each kan on its own: the heuristic stops at the first
-            if a.kind in ("ankan", "kakan") and h._turn_kan(view, (a,), counts, melds, best):
+            if a.kind in ("ankan", "kakan") and ev.kan_keeps(view, a, counts, melds, best):
                 out[_IDX["kan_keeps"], a.tile] = 1.0
 
     def _claim(self, out: np.ndarray, view: PlayerView, counts: list[int],
                melds: tuple[Meld, ...]) -> None:
-        h = self._h
+        ev = self._ev
         x = view.target_tile
-        now, _ = h._evaluate(counts, melds, view, None)
+        now, _ = ev.hand(counts, melds, view)
         out[_IDX["best_distance"]] = _dist(now)
         for a in view.legal:
             if a.kind not in ("chi", "pon", "minkan"):
@@ -148,7 +147,7 @@ class Analyst:
             out[_IDX["call_legal"]] = 1.0
             row = (_CALL_ROW[x - a.tile] if a.kind == "chi" else
                    _IDX["call_gain_pon"] if a.kind == "pon" else _IDX["call_gain_kan"])
-            out[row] = _gain(now, h.call_distance(view, a, counts, melds))
+            out[row] = _gain(now, ev.after_call(view, a, counts, melds))
 
 
 def feature_planes(views: Sequence[PlayerView], analyst: Analyst) -> np.ndarray:

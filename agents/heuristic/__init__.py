@@ -1,5 +1,6 @@
 """The rule-based heuristic player (see ``agents.heuristic.agent`` for the decision outline)."""
 
-from agents.heuristic.agent import HeuristicAgent, HeuristicParams, params_for
+from agents.heuristic.agent import HeuristicAgent
+from agents.heuristic.params import HeuristicParams, params_for
 
 __all__ = ["HeuristicAgent", "HeuristicParams", "params_for"]

@@ -17,6 +17,7 @@ permanent furiten (RULES.md §4) — so it only scales the danger down.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 from mjenv.game.view import PlayerView
 
@@ -61,16 +62,18 @@ def threats(view: PlayerView, p: DefenceParams) -> list[float]:
     return out
 
 
-def tile_dangers(view: PlayerView, threat: list[float], p: DefenceParams) -> list[float]:
-    """Threat-weighted danger of discarding each kind (34 values)."""
+def tile_dangers(view: PlayerView, threat: list[float], p: DefenceParams,
+                 tiles: Iterable[int] = range(34)) -> list[float]:
+    """Threat-weighted danger of discarding each kind (34 values; only ``tiles`` filled)."""
     danger = [0.0] * 34
+    tiles = tuple(tiles)
     for seat in range(4):
         w = threat[seat]
         if w <= 0.0:
             continue
         pond = {pt.tile for pt in view.ponds[seat]}
         fs = flush_suit(view, seat)
-        for t in range(34):
+        for t in tiles:
             if t >= 27:
                 d = (0.0, 0.1, 0.3, 0.5, 0.6)[view.unseen[t]]
             else:

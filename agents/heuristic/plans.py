@@ -2,230 +2,354 @@
 
 With ``min_points`` 6 most complete hands are *not* legal wins, so the heuristic does not aim at
 "any complete hand" but at the nearest complete hand *worth at least min_points*. Each plan is
-a target family (restrictions per suit, forced groups or a special shape) with the points its
-completion is known to carry; its distance is the tiles-needed measure of ``tables``. A plan's
-points are a floor (the finished hand usually scores more), so:
+a target family (restrictions per suit, forced chows or a special shape) with the yaku its
+completion is known to carry; its points are those yaku's points as the rule engine's rows
+give them (``mjenv.scoring.YAKU``), plus 门清 for a concealed hand where no plan yaku excludes
+it. A plan's points are a floor (the finished hand usually scores more).
 
-- a plan whose points reach ``min_points`` is *hard*: its distance counts as is;
-- a plan within ``soft_margin`` points counts with ``soft_penalty`` extra tiles (small yaku such
-  as 独听, 将眼, 自摸 often make up the gap — the exact scorer decides at tenpai);
-- anything lower is ignored.
+Plans (RULES.md §8): 混一色 / 清一色 for each suit; 对对胡; 七对子; 平胡 + 断幺九; 一条龙 per suit;
+镜同胡 per (rank, two suits); 五门齐. ``FREE`` is the plain standard shape: no yaku, not a
+value plan, the fallback when nothing else is open.
 
-Plans (points as RULES.md §8): 混一色 6 / 清一色 20 for each suit; 对对胡 6; 七对子 10;
-门清+平胡+断幺九 4 (open: 平胡+断幺九 3); 一条龙 6 per suit; 镜同胡 6 per (rank, two suits);
-五门齐 6. Concealed plans add 门清 1 (七对子 excludes it).
+``evaluate`` measures a whole plan list on one hand at once: each plan's tiles-needed distance
+and the 34-bit masks of the tiles whose removal keeps it (surplus) and whose arrival shortens
+it (need) — see ``tables`` for why one evaluation answers both.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
-from agents.heuristic.tables import (INF, SUIT_SLICES, combine, finish, rest_of,
-                                    seven_pairs_distance, suit_table)
+import numpy as np
+
+from agents.heuristic.tables import (INF, NONE, STORE, SUIT_SLICES, Layout, combine,
+                                         hand_bits, hand_wants)
+from mjenv.scoring import YAKU
 from mjenv.tiles import DRAGONS, WINDS, Meld
 
-# Shape of a plan: "std" (G groups + pair under per-suit families and forced tiles),
-# "pairs" (七对子), "five" (五门齐).
+STD, PAIRS_SHAPE, FIVE = "std", "pairs", "five"
 
 
 @dataclass(frozen=True)
 class Plan:
-    """One target pattern. ``forced``: tiles the finished hand must contain (each kind once per
-    listing) as ``forced_groups`` chows; ``families``: the per-suit target family for the rest."""
+    """One target pattern. ``yaku``: the yaku its completion holds; ``forced``: tiles the
+    finished hand must contain (each kind once per listing) as ``forced_groups`` chows;
+    ``families``: the per-suit target family for the rest (``tables.FAMILIES``)."""
 
     name: str
     shape: str
+    yaku: tuple[str, ...]
     points: int
     families: tuple[str, str, str, str] = ("all", "all", "all", "all")
     forced: tuple[int, ...] = ()
     forced_groups: int = 0
 
 
-def _flush(suit: int, honors: bool) -> tuple[str, str, str, str]:
-    fam = ["none", "none", "none", "all" if honors else "none"]
-    fam[suit] = "all"
-    return tuple(fam)  # type: ignore[return-value]
+def plan_points(yaku: Sequence[str], concealed: bool) -> int:
+    """Points of ``yaku`` from the rule engine's rows, plus 门清 when the hand is concealed
+    and none of them excludes it."""
+    points = sum(YAKU[y].points for y in yaku)
+    if concealed and yaku and not any("menqing" in YAKU[y].excludes for y in yaku):
+        points += YAKU["menqing"].points
+    return points
+
+
+FREE = Plan("free", STD, (), 0)
 
 
 def _chow(first: int) -> tuple[int, int, int]:
     return (first, first + 1, first + 2)
 
 
-FREE = Plan("free", "std", 0)
-PAIRS = Plan("qiduizi", "pairs", 10)
+@lru_cache(maxsize=4096)
+def candidate_plans(melds: tuple[tuple[str, tuple[int, ...]], ...], value_planning: bool,
+                    loose: bool = False) -> tuple[Plan, ...]:
+    """The plans still open given the seat's declared melds, as ``(kind, tiles)`` pairs (a
+    meld outside a flush suit rules the flush out, a chow rules out 对对胡, any meld rules out
+    七对子 …). ``loose``: v1's tables (``tables``)."""
+    suffix = "/loose" if loose else ""
 
+    def fam(*names: str) -> tuple[str, str, str, str]:
+        return tuple(n + suffix if n != "none" else n for n in names)  # type: ignore
 
-def candidate_plans(melds: Sequence[Meld], value_planning: bool) -> list[Plan]:
-    """The plans still open given the seat's declared melds (a meld outside a flush suit rules
-    the flush out, a chow rules out 对对胡, any meld rules out 七对子 …)."""
+    free = Plan("free", STD, (), 0, fam("all", "all", "all", "all"))
     if not value_planning:
-        return [FREE] if melds else [FREE, Plan("qiduizi_shape", "pairs", 0)]
-    concealed = all(not m.is_open for m in melds)
-    bonus = 1 if concealed else 0
-    suits = {m.tiles[0] // 9 for m in melds}
-    has_chi = any(m.kind == "chi" for m in melds)
-    plans: list[Plan] = [FREE]
+        shape = () if melds else (Plan("qiduizi_shape", PAIRS_SHAPE, (), 0),)
+        return (free,) + shape
+    concealed = all(kind == "ankan" for kind, _ in melds)
+
+    def plan(name: str, shape: str, yaku: tuple[str, ...], families=fam("all", "all", "all",
+                                                                         "all"),
+             forced: tuple[int, ...] = (), forced_groups: int = 0) -> Plan:
+        return Plan(name, shape, yaku, plan_points(yaku, concealed), families, forced,
+                    forced_groups)
+
+    suits = {tiles[0] // 9 for _, tiles in melds}
+    has_chi = any(kind == "chi" for kind, _ in melds)
+    plans = [free]
     for s in range(3):
+        flush = ["none"] * 4
+        flush[s] = "all"
         if suits <= {s, 3}:
-            plans.append(Plan(f"hunyise_{'mps'[s]}", "std", 6 + bonus, _flush(s, True)))
+            plans.append(plan(f"hunyise_{'mps'[s]}", STD, ("hunyise",),
+                              fam(*flush[:3], "all")))
         if suits <= {s}:
-            plans.append(Plan(f"qingyise_{'mps'[s]}", "std", 20 + bonus, _flush(s, False)))
+            plans.append(plan(f"qingyise_{'mps'[s]}", STD, ("qingyise",), fam(*flush)))
     if not has_chi:
-        plans.append(Plan("duiduihu", "std", 6 + bonus, ("pung", "pung", "pung", "pung")))
+        plans.append(plan("duiduihu", STD, ("duiduihu",), fam("pung", "pung", "pung", "pung")))
     if not melds:
-        plans.append(PAIRS)
-    if all(m.kind == "chi" and 0 < m.tiles[0] % 9 < 6 for m in melds):
-        plans.append(Plan("pinghu_duanyao", "std", 3 + bonus, ("tanyao_chow",) * 3 + ("none",)))
-    chows = [m.tiles[0] for m in melds if m.kind == "chi"]
+        plans.append(plan("qiduizi", PAIRS_SHAPE, ("qiduizi",)))
+    if all(kind == "chi" and 0 < tiles[0] % 9 < 6 for kind, tiles in melds):
+        plans.append(plan("pinghu_duanyao", STD, ("pinghu", "duanyao"),
+                          fam("tanyao_chow", "tanyao_chow", "tanyao_chow", "none")))
+    chows = [tiles[0] for kind, tiles in melds if kind == "chi"]
     others = len(melds) - len(chows)
     for s in range(3):
         firsts = [9 * s, 9 * s + 3, 9 * s + 6]
         if others + sum(1 for c in chows if c not in firsts) <= 1:
             missing = [f for f in firsts if f not in chows]
-            forced = tuple(t for f in missing for t in _chow(f))
-            plans.append(Plan(f"yitiaolong_{'mps'[s]}", "std", 6 + bonus, forced=forced,
+            plans.append(plan(f"yitiaolong_{'mps'[s]}", STD, ("yitiaolong",),
+                              forced=tuple(t for f in missing for t in _chow(f)),
                               forced_groups=len(missing)))
     for r in range(7):
         for a, b in ((0, 1), (0, 2), (1, 2)):
             pair = [9 * a + r, 9 * b + r]
             if others + sum(1 for c in chows if c not in pair) <= 2:
                 missing = [f for f in pair if f not in chows]
-                forced = tuple(t for f in missing for t in _chow(f))
-                plans.append(Plan(f"jingtong_{r + 1}{'mps'[a]}{'mps'[b]}", "std", 6 + bonus,
-                                  forced=forced, forced_groups=len(missing)))
-    plans.append(Plan("wumenqi", "five", 6 + bonus))
-    return plans
+                plans.append(plan(f"jingtong_{r + 1}{'mps'[a]}{'mps'[b]}", STD, ("jingtong",),
+                                  forced=tuple(t for f in missing for t in _chow(f)),
+                                  forced_groups=len(missing)))
+    plans.append(plan("wumenqi", FIVE, ("wumenqi",)))
+    return tuple(plans)
 
 
-def _category(tile: int) -> int:
-    """0 m, 1 p, 2 s, 3 wind, 4 dragon (五门齐's five doors)."""
-    if tile < 27:
-        return tile // 9
-    return 3 if tile in WINDS else 4
+def meld_key(melds: Sequence[Meld]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    return tuple((m.kind, m.tiles) for m in melds)
 
 
-def plan_distance(plan: Plan, counts: list[int], key: bytes, groups: int,
-                  melds: Sequence[Meld], bound: int = INF) -> int:
-    """Tiles still needed for ``plan`` from concealed ``counts`` (``key`` = ``bytes(counts)``)
-    with ``groups`` groups still to form besides the pair. ``bound``: a forced plan missing
-    more tiles than this returns ``INF`` without the full computation (the caller has
-    something closer)."""
-    if plan.shape == "std":
-        if not plan.forced:
-            return combine([suit_table(f, key[lo:hi])
-                            for f, (lo, hi) in zip(plan.families, SUIT_SLICES)], groups)
-        rest = list(counts)
-        missing = 0
-        for t in plan.forced:
-            if rest[t]:
-                rest[t] -= 1
+ALL34 = (1 << 34) - 1
+_HONOR_DOORS = (tuple(WINDS), tuple(DRAGONS))
+
+
+_REST: dict[tuple[bytes, int], bytes] = {}
+
+
+def _rest(sub: bytes, forced: int) -> bytes:
+    """A suit key less one copy of each held kind of ``forced`` (rank bits)."""
+    hit = _REST.get((sub, forced))
+    if hit is None:
+        if len(_REST) > 1 << 16:
+            _REST.clear()
+        buf = bytearray(sub)
+        for r in range(len(buf)):
+            if forced >> r & 1 and buf[r]:
+                buf[r] -= 1
+        hit = _REST[(sub, forced)] = bytes(buf)
+    return hit
+
+
+class PlanList:
+    """A plan list compiled for evaluation on many hands: each standard plan's four suit
+    rows come from a few shared *variants* (family, suit, forced ranks), so a hand needs one
+    store look-up per variant, and all standard plans are combined in one batch."""
+
+    def __init__(self, plans: Sequence[Plan], groups: int) -> None:
+        self.plans = tuple(plans)
+        self.groups = groups
+        std = [i for i, p in enumerate(plans)
+               if p.shape == STD and groups - p.forced_groups >= 0]
+        variants: dict[tuple[str, int, int], int] = {}
+        template = []
+        for i in std:
+            row = []
+            for suit, family in enumerate(plans[i].families):
+                ranks = sum(1 << (t - 9 * suit) for t in plans[i].forced if t // 9 == suit)
+                row.append(variants.setdefault((family, suit, ranks), len(variants)))
+            template.append(row)
+        self.five = [i for i, p in enumerate(plans) if p.shape == FIVE]
+        for i in self.five:
+            for suit in range(3):
+                variants.setdefault((plans[i].families[suit], suit, 0), len(variants))
+        self.variants = tuple(variants)
+        self.five_rows = {i: [variants[(plans[i].families[s], s, 0)] for s in range(3)]
+                          for i in self.five}
+        self.std = std
+        self.pos = {i: j for j, i in enumerate(std)}
+        self.template = np.array(template, np.intp).reshape(len(std), 4)
+        self.layout = Layout([(groups - plans[i].forced_groups,
+                               tuple(f == NONE for f in plans[i].families)) for i in std])
+        self.forced_bits = [sum(1 << t for t in plans[i].forced) for i in std]
+        self.pairs = [i for i, p in enumerate(plans) if p.shape == PAIRS_SHAPE]
+
+    def evaluate(self, counts: Sequence[int], melds: Sequence[Meld]) -> "PlanEval":
+        """Every plan on concealed ``counts`` (the distances now, the masks on demand)."""
+        key = bytes(counts)
+        subs = [key[lo:hi] for lo, hi in SUIT_SLICES]
+        vrows = STORE.rows([(family, _rest(subs[suit], ranks) if ranks else subs[suit])
+                            for family, suit, ranks in self.variants])
+        dist = [INF] * len(self.plans)
+        comb = None
+        lacking: list[int] = []
+        if self.std:
+            comb = combine(np.array(vrows, np.intp)[self.template], self.layout)
+            absent = ALL34 & ~_held(counts)
+            lacking = [f & absent for f in self.forced_bits]
+            for i, d, lack in zip(self.std, comb.dist.tolist(), lacking):
+                if d < INF:
+                    dist[i] = d + lack.bit_count()
+        for i in self.pairs:
+            if self.groups == 4:
+                dist[i] = _seven_pairs(counts)[0]
+        five_rows = {}
+        for i in self.five:
+            five_rows[i] = [vrows[v] for v in self.five_rows[i]]
+            dist[i] = _five_doors(counts, melds, five_rows[i], masks=False)[0]
+        return PlanEval(self, counts, melds, dist, comb, lacking, five_rows)
+
+
+class PlanEval:
+    """A plan list on one hand: ``dist`` per plan (tiles needed; ``INF``: out of reach), and
+    on demand the 34-bit masks ``need`` (one more of the kind shortens it) and ``surplus``
+    (one less keeps it; giving up any other held kind costs one tile) — :meth:`bits` — and
+    ``wants`` — :meth:`wants`: per surplus kind ``t``, the kinds that would shorten the hand
+    once a ``t`` is discarded."""
+
+    def __init__(self, plist: PlanList, counts: Sequence[int], melds: Sequence[Meld],
+                 dist: list[int], comb, lacking: list[int], five_rows) -> None:
+        self.plist, self.counts, self.melds, self.dist = plist, tuple(counts), melds, dist
+        self._comb, self._lacking, self._five_rows = comb, lacking, five_rows
+        self._bits: dict[int, tuple[int, int]] = {}
+        self._wants: dict[int, list[int] | None] = {}
+
+    def bits(self, i: int) -> tuple[int, int]:
+        """(need, surplus) of plan ``i``."""
+        hit = self._bits.get(i)
+        if hit is None:
+            if self.dist[i] >= INF:
+                hit = (0, 0)
+            elif i in self.plist.pos:
+                j = self.plist.pos[i]
+                need, surplus = hand_bits(self._comb.optimal(j))
+                hit = (need | self._lacking[j], surplus)
+            elif i in self._five_rows:
+                hit = _five_doors(self.counts, self.melds, self._five_rows[i])[1:]
             else:
-                missing += 1
-        left = groups - plan.forced_groups
-        if left < 0 or missing > bound:
-            return INF
-        rkey = bytes(rest)
-        return missing + combine([suit_table(f, rkey[lo:hi])
-                                  for f, (lo, hi) in zip(plan.families, SUIT_SLICES)], left)
-    if plan.shape == "pairs":
-        return seven_pairs_distance(key) if groups == 4 else INF
-    return _five_doors(counts, key, melds)
+                hit = _seven_pairs(self.counts)[1:]
+            self._bits[i] = hit
+        return hit
+
+    def wants(self, i: int) -> list[int] | None:
+        """Per kind ``t`` the need mask once a ``t`` is discarded (for ``t`` surplus to plan
+        ``i``; ``None`` for 五门齐, which callers evaluate again)."""
+        if i in self._wants:
+            return self._wants[i]
+        if self.dist[i] >= INF or i in self._five_rows:
+            want = None
+        elif i in self.plist.pos:
+            j = self.plist.pos[i]
+            lack = self._lacking[j]
+            want = [w | lack for w in hand_wants(self._comb.optimal(j))]
+        else:
+            want = _seven_pairs_wants(self.counts)
+        self._wants[i] = want
+        return want
 
 
-def _five_doors(counts: list[int], key: bytes, melds: Sequence[Meld]) -> int:
-    """五门齐: the four groups and the pair take one door each (m, p, s, a wind, a dragon)."""
+def _seven_pairs(counts: Sequence[int]) -> tuple[int, int, int]:
+    """(distance, need, surplus) of 七对子."""
+    pairs = kinds = 0
+    singles = surplus = empty = 0
+    for t, c in enumerate(counts):
+        if c:
+            kinds += 1
+            if c >= 2:
+                pairs += 1
+            if c == 1:
+                singles |= 1 << t
+            elif c >= 3:
+                surplus |= 1 << t
+        else:
+            empty |= 1 << t
+    need = singles | (empty if kinds < 7 else 0)
+    if kinds > 7:
+        surplus |= singles
+    return 7 - pairs + max(0, 7 - kinds), need, surplus
+
+
+def _seven_pairs_wants(counts: Sequence[int]) -> list[int]:
+    """七对子's need mask after each surplus discard: a third or fourth copy leaves the needs
+    as they are; a single (with more than seven kinds held) leaves the other singles."""
+    _, need, surplus = _seven_pairs(counts)
+    return [(need & ~(1 << t) if counts[t] == 1 else need) if surplus >> t & 1 else 0
+            for t in range(34)]
+
+
+def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],
+                masks: bool = True) -> tuple[int, int, int]:
+    """五门齐: the four groups and the pair take one door each (m, p, s, a wind, a dragon).
+    Returns (distance, need, surplus); the masks only with ``masks``."""
     taken = [False] * 5
     for m in melds:
-        c = _category(m.tiles[0])
-        if taken[c]:
-            return INF
-        taken[c] = True
-    number = [suit_table("all", key[lo:hi]) for lo, hi in SUIT_SLICES[:3]]
-
-    def honor(kinds: tuple[int, ...], size: int) -> int:
-        return min(max(0, size - counts[t]) for t in kinds)
-
-    best = INF
+        t = m.tiles[0]
+        door = t // 9 if t < 27 else (3 if t in WINDS else 4)
+        if taken[door]:
+            return INF, 0, 0
+        taken[door] = True
+    # per door: cost, need and surplus as the pair (size 2) and as a group (size 3)
+    cost2, cost3 = [0] * 5, [0] * 5
+    bits2, bits3 = [(0, 0)] * 5, [(0, 0)] * 5
+    for door in range(3):
+        dist = STORE.dist_list(rows[door])
+        cost2[door], cost3[door] = dist[1], dist[2]
+        if masks:
+            shift = 9 * door
+            for slot, out in ((1, bits2), (2, bits3)):
+                need, surplus, _ = STORE.bits(rows[door], slot)
+                out[door] = (need << shift, surplus << shift)
+    for door, kinds in ((3, WINDS), (4, DRAGONS)):
+        held = [counts[t] for t in kinds]
+        cost2[door] = max(0, 2 - max(held))
+        cost3[door] = max(0, 3 - max(held))
+        if masks:
+            present = sum(1 << t for t in kinds if counts[t])
+            for size, cost, out in ((2, cost2, bits2), (3, cost3, bits3)):
+                nd = sp = 0
+                for t in kinds:
+                    if max(0, size - counts[t]) == cost[door]:
+                        if counts[t] < size:
+                            nd |= 1 << t
+                        sp |= present & ~(1 << t) | ((1 << t) if counts[t] > size else 0)
+                out[door] = (nd, sp)
+    best, need, surplus = INF, 0, 0
+    held_all = _held(counts) if masks else 0
     for pair_door in range(5):
         if taken[pair_door]:
             continue
-        total = 0
+        total, nd, sp = 0, 0, 0
         for door in range(5):
             if taken[door]:
-                continue
-            size = 2 if door == pair_door else 3
-            if door < 3:
-                total += number[door][1 if size == 2 else 2]
+                sp |= _DOOR_BITS[door] & held_all
+            elif door == pair_door:
+                total += cost2[door]
+                nd |= bits2[door][0]
+                sp |= bits2[door][1]
             else:
-                total += honor(WINDS if door == 3 else DRAGONS, size)
-        best = min(best, total)
-    return best
+                total += cost3[door]
+                nd |= bits3[door][0]
+                sp |= bits3[door][1]
+        if total < best:
+            best, need, surplus = total, nd, sp
+        elif total == best:
+            need |= nd
+            surplus |= sp
+    return best, need, surplus
 
 
-class PlanState:
-    """One plan evaluated on one hand, answering "and with one tile more / less?" fast.
+_DOOR_BITS = [((1 << 9) - 1) << (9 * d) for d in range(3)] + \
+    [sum(1 << t for t in kinds) for kinds in _HONOR_DOORS]
 
-    Turn decisions ask for every discard (one tile less) and, to break ties, for every tile
-    that might be drawn next (one tile more). Only the changed suit's table and one final
-    min-plus step are recomputed; the other three suits come from ``tables.rest_of``.
-    """
 
-    __slots__ = ("plan", "counts", "groups", "melds", "rest", "missing", "left", "key",
-                 "tables", "accs", "base", "pairs", "kinds")
-
-    def __init__(self, plan: Plan, counts: list[int], groups: int, melds: Sequence[Meld]):
-        self.plan, self.counts, self.groups, self.melds = plan, counts, groups, melds
-        if plan.shape == "std":
-            rest = list(counts)
-            missing = 0
-            for t in plan.forced:
-                if rest[t]:
-                    rest[t] -= 1
-                else:
-                    missing += 1
-            self.rest, self.missing = rest, missing
-            self.left = groups - plan.forced_groups
-            self.key = bytes(rest)
-            self.tables = [suit_table(f, self.key[lo:hi])
-                           for f, (lo, hi) in zip(plan.families, SUIT_SLICES)]
-            self.accs: list[list[int] | None] = [None] * 4
-            self.base = missing + combine(self.tables, self.left) if self.left >= 0 else INF
-        elif plan.shape == "pairs":
-            self.pairs = sum(1 for c in counts if c >= 2)
-            self.kinds = sum(1 for c in counts if c)
-            self.base = (7 - self.pairs + max(0, 7 - self.kinds)) if groups == 4 else INF
-        else:
-            key = bytes(counts)
-            self.base = plan_distance(plan, counts, key, groups, melds)
-
-    def changed(self, t: int, delta: int) -> int:
-        """Distance after adding (``delta`` = 1) or removing (−1) one tile of kind ``t``."""
-        plan = self.plan
-        if plan.shape == "std":
-            if self.left < 0:
-                return INF
-            rest = self.rest
-            if delta < 0 and not rest[t]:
-                return self.base + 1                     # a forced tile given away
-            if delta > 0 and not self.counts[t] and t in plan.forced:
-                return self.base - 1                     # a missing forced tile arrives
-            suit = t // 9 if t < 27 else 3
-            lo, hi = SUIT_SLICES[suit]
-            sub = bytearray(self.key[lo:hi])
-            sub[t - lo] += delta
-            tail = suit_table(plan.families[suit], bytes(sub))
-            acc = self.accs[suit]
-            if acc is None:
-                acc = self.accs[suit] = rest_of(self.tables, suit, self.left)
-            return self.missing + finish(acc, tail, self.left)
-        if plan.shape == "pairs":
-            if self.base >= INF:
-                return INF
-            c = self.counts[t]
-            pairs = self.pairs + ((c == 1) if delta > 0 else -(c == 2))
-            kinds = self.kinds + ((c == 0) if delta > 0 else -(c == 1))
-            return 7 - pairs + max(0, 7 - kinds)
-        counts = list(self.counts)
-        counts[t] += delta
-        return plan_distance(plan, counts, bytes(counts), self.groups, self.melds)
+def _held(counts: Sequence[int]) -> int:
+    return sum(1 << t for t, c in enumerate(counts) if c)

@@ -3,179 +3,450 @@
 Planning asks questions a rules-level shanten does not answer: "how many tiles from a hand made
 only of 2–8 chows?", "…of pungs only?", "…with nothing outside the m suit?". One measure answers
 them all: the number of tiles that must still be drawn (each with a discard) before the hand
-holds some complete target of the family — ``sum(max(0, target - held))`` minimised over the
+holds some complete target of the family — ``Σ max(0, target − held)`` minimised over the
 targets. For a 13-tile hand it is shanten + 1; it needs no special case for partial hands,
 which is what restricted plans produce.
 
-A standard target is ``G`` groups plus one pair, and suits never interact, so each suit is
-tabulated once per family and counts (``suit_table``: the fewest tiles for ``k`` groups with or
-without the pair, k = 0…4) and the suits are combined by a min-plus convolution (``combine``).
-Suit tables are computed with numpy against every target of the suit (≈48k for a number suit)
-the first time a suit's counts appear and memoised; a game touches a few thousand keys.
+A standard target is ``G`` groups plus one pair, and suits never interact, so the measure is
+tabulated per suit — the fewest tiles for ``k`` groups (0–4) with or without the pair, a
+*slot* ``2k + p`` — and the suits are combined by trying every split of the groups and the pair
+over the four suits (``combine``).
+
+Because the measure is a minimum over targets, one evaluation answers what every decision asks,
+with no loop over tiles:
+
+- *discards*: from a 14-tile hand, giving up one ``t`` keeps the distance iff some optimal
+  target holds fewer ``t`` than the hand (its *surplus* bits); otherwise it costs one tile;
+- *improving tiles* (ukeire): one more ``u`` shortens a 13-tile hand's distance iff some optimal
+  target holds more ``u`` than the hand (its *need* bits);
+- *improving tiles after a discard*: once a surplus ``t`` is gone, the optimal targets are
+  those of the 14-tile hand that spare a ``t``, so the kinds that then improve the hand are their
+  needs (*wants*, from the per-rank *cond* bits).
+
+The optimal targets of a hand are products of per-suit optimal targets over the optimal splits,
+so the hand's bits are unions of the suits' bits over those splits.
+
+Suit tables. A number suit's targets are multisets of at most four groups (the family's chows
+and pungs) and a pair, at most four copies a rank — about 48 k of them, too many to scan per
+key. So each suit is cut in two (ranks 1–5 | 6–9; honors 1–4 | 5–7): a group lies left, right,
+or is a chow 456/567 across the cut. For every half key (5⁵ prefixes, 5⁴ suffixes) and every
+count of crossing chows, each half's best cost per slot and its bits are tabulated at first use
+of a family, by scanning the half's few thousand targets; a whole key is then one min-plus join
+of its two half rows (``_join``). Keys are joined in batches — every row one decision lacks, of
+every family, in one numpy pass — and kept in one growing store (``SuitStore``), so a batch of
+plans gathers its rows with one index array.
+
+``loose`` families reproduce the tables of ``heuristic:v1``, which capped four copies a rank
+only on targets without a pair: a target with a pair could hold two pungs of one rank. The
+current heuristic uses the capped (strict) families.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations_with_replacement
-from typing import Sequence
+from itertools import combinations_with_replacement, product
+from typing import Iterable, Sequence
 
 import numpy as np
 
 INF = 99
+SLOTS = 10                  # slot 2k + p: k groups (0–4), p = 1 when the pair is in the suit
+SUIT_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
 
-# Families of targets. "tanyao": ranks 2–8 only; "chow": chows and the pair (平胡's shape);
-# "pung": pungs and the pair; "none": the suit must end up empty.
-FAMILIES = ("all", "tanyao", "chow", "tanyao_chow", "pung", "none")
+# Families of targets. "all": chows, pungs and a pair; "tanyao_chow": chows and a pair of
+# ranks 2–8 (平胡 + 断幺九's shape); "pung": pungs and a pair; "none": the suit must end up
+# empty. A "/loose" suffix selects v1's tables (see the module docstring).
+FAMILIES = ("all", "tanyao_chow", "pung")
+NONE = "none"
 
-SuitTable = tuple[int, ...]   # index 2*k + p: k groups (0–4), p = 1 when the pair is here
+# Crossing chows (c, c+1): how many chows start two and one ranks left of the cut.
+_CROSSES = tuple((a, b) for a in range(5) for b in range(5) if a + b <= 4)
+# Half slots 0–9 as above; 10 + k (loose families): k groups, no pair and no cap — the side
+# that does not hold the pair of a loose target.
+_FREE = 10
 
 
-def _targets(honors: bool, family: str) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
-    """All targets of one suit in ``family``, sorted by slot (2k+p), with segment starts."""
+def _family_groups(family: str, honors: bool) -> tuple[list[tuple[int, ...]], list[int]]:
+    """The family's groups (rank tuples) and pair ranks in one suit."""
     n = 7 if honors else 9
-    low, high = (1, n - 2) if family in ("tanyao", "tanyao_chow") else (0, n - 1)
+    low, high = (1, n - 2) if family == "tanyao_chow" else (0, n - 1)
     groups: list[tuple[int, ...]] = []
-    if family == "none":
-        pass
-    else:
-        if family in ("all", "tanyao", "pung"):
-            groups += [(r, r, r) for r in range(low, high + 1)]
-        if not honors and family in ("all", "tanyao", "chow", "tanyao_chow"):
-            groups += [(r, r + 1, r + 2) for r in range(low, high - 1)]
-    pairs = [] if family == "none" or (honors and family in ("chow", "tanyao_chow")) \
-        else list(range(low, high + 1))
-    rows: list[tuple[int, list[int]]] = []
-    for k in range(5):
-        for combo in combinations_with_replacement(range(len(groups)), k):
-            base = [0] * n
+    if family in ("all", "pung"):
+        groups += [(r, r, r) for r in range(low, high + 1)]
+    if not honors and family in ("all", "tanyao_chow"):
+        groups += [(r, r + 1, r + 2) for r in range(low, high - 1)]
+    pairs = [] if honors and family == "tanyao_chow" else list(range(low, high + 1))
+    return groups, pairs
+
+
+def _half_targets(groups, pairs, ranks, most, base, loose):
+    """Every target of one half: at most ``most`` of ``groups`` and at most one of ``pairs``
+    over ``ranks``, on top of ``base`` (the crossing chows' tiles). Returns (counts, slots)."""
+    pos = {r: i for i, r in enumerate(ranks)}
+    rows, slots = [], []
+    for k in range(most + 1):
+        for combo in combinations_with_replacement(groups, k):
+            counts = list(base)
             for g in combo:
-                for t in groups[g]:
-                    base[t] += 1
-            if max(base, default=0) <= 4:
-                rows.append((2 * k, base))
+                for r in g:
+                    counts[pos[r]] += 1
+            capped = max(counts, default=0) <= 4
+            if capped:
+                rows.append(counts)
+                slots.append(2 * k)
+            if loose:
+                rows.append(counts)
+                slots.append(_FREE + k)
+            if not (capped or loose):
+                continue
             for p in pairs:
-                if base[p] <= 2:
-                    with_pair = list(base)
-                    with_pair[p] += 2
-                    rows.append((2 * k + 1, with_pair))
-    rows.sort(key=lambda r: r[0])
-    slots = np.array([r[0] for r in rows], dtype=np.int64)
-    mat = np.array([r[1] for r in rows], dtype=np.int8).reshape(len(rows), n)
-    present = tuple(sorted(set(int(s) for s in slots)))
-    return mat, slots, present
+                if counts[pos[p]] <= 2:
+                    rows.append(counts[:pos[p]] + [counts[pos[p]] + 2] + counts[pos[p] + 1:])
+                    slots.append(2 * k + 1)
+    return np.array(rows, np.int16).reshape(len(rows), len(ranks)), np.array(slots, np.intp)
+
+
+def _half_table(keys: np.ndarray, targets: np.ndarray, slots: np.ndarray, width: int):
+    """Per half key and slot, over the slot's optimal targets: the best cost, the need and
+    surplus bits, and per rank ``r`` the need bits of the optimal targets that spare an ``r``
+    (``cond``)."""
+    n, ranks = keys.shape
+    dist = np.full((n, width), INF, np.int16)
+    need = np.zeros((n, width), np.int16)
+    surplus = np.zeros((n, width), np.int16)
+    cond = np.zeros((n, width, ranks), np.int16)
+    bits = (1 << np.arange(ranks)).astype(np.int16)
+    for s in np.unique(slots):
+        over = targets[slots == s][None, :, :] - keys[:, None, :]          # (n, M, r)
+        cost = np.maximum(over, 0).sum(axis=2, dtype=np.int16)
+        best = cost.min(axis=1)
+        opt = cost == best[:, None]
+        nb = np.where(opt, ((over > 0) * bits).sum(axis=2, dtype=np.int16), 0)
+        spare = (over < 0) & opt[:, :, None]
+        dist[:, s] = np.minimum(best, INF)
+        need[:, s] = np.bitwise_or.reduce(nb, axis=1)
+        surplus[:, s] = np.bitwise_or.reduce((spare * bits).sum(axis=2, dtype=np.int16),
+                                             axis=1)
+        for r in range(ranks):
+            cond[:, s, r] = np.bitwise_or.reduce(np.where(spare[:, :, r], nb, 0), axis=1)
+    return dist, need, surplus, cond
+
+
+@dataclass(frozen=True)
+class _Stack:
+    """The half tables of every family of one kind (number or honor suit, strict or loose),
+    stacked along the key axis (family ``f``'s rows start at ``f · 5^cut``): ``[0]`` left,
+    ``[1]`` right, indexed ``[key, cross, slot(, rank)]``. ``join[slot]``: the flat
+    (cross, left slot, right slot) positions that make each slot of the whole suit, padded
+    with the position of one extra INF entry; ``parts[slot]``: the same positions unpadded,
+    as (cross, left slot, right slot) arrays."""
+
+    cut: int
+    ranks: int
+    families: tuple[str, ...]
+    dist: tuple[np.ndarray, np.ndarray]
+    need: tuple[np.ndarray, np.ndarray]
+    surplus: tuple[np.ndarray, np.ndarray]
+    cond: tuple[np.ndarray, np.ndarray]
+    join: np.ndarray
+    pow: tuple[np.ndarray, np.ndarray]
+    parts: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
 
 
 @lru_cache(maxsize=None)
-def _family_targets(honors: bool, family: str):
-    """Per family: ``held[i][v]`` = min(target count of rank i, v) for every target (so a key's
-    matched tiles are a sum of nine looked-up rows), target sizes, segment starts, slots."""
-    mat, slots, present = _targets(honors, family)
-    starts = np.searchsorted(slots, np.array(present, dtype=np.int64))
-    held = np.stack([np.stack([np.minimum(mat[:, i], v).astype(np.int16) for v in range(5)])
-                     for i in range(mat.shape[1])])
-    return held, mat.sum(axis=1, dtype=np.int16), starts, present
+def _stack(honors: bool, loose: bool) -> _Stack:
+    n, cut = (7, 4) if honors else (9, 5)
+    crosses = [(0, 0)] if honors else list(_CROSSES)
+    width = _FREE + 5 if loose else SLOTS
+    parts: list[list[list[np.ndarray]]] = [[[], [], [], []], [[], [], [], []]]
+    for family in FAMILIES:
+        groups, pairs = _family_groups(family, honors)
+        starts = {g[0] for g in groups if g[0] != g[1]}
+        for half, ranks in enumerate((range(cut), range(cut, n))):
+            keys = np.array(list(product(range(5), repeat=len(ranks))), np.int16)[:, ::-1]
+            inside = [g for g in groups if set(g) <= set(ranks)]
+            shape = (len(keys), len(crosses), width)
+            side = [np.full(shape, INF, np.int16), np.zeros(shape, np.int16),
+                    np.zeros(shape, np.int16), np.zeros(shape + (len(ranks),), np.int16)]
+            for i, (a, b) in enumerate(crosses):
+                if (a and cut - 2 not in starts) or (b and cut - 1 not in starts):
+                    continue                    # the family has no such crossing chow
+                # chow (cut-2 …) adds a tile at cut-2, cut-1 | cut; (cut-1 …) at cut-1 | cut, cut+1
+                cross = [0] * n
+                for start, count in ((cut - 2, a), (cut - 1, b)):
+                    for r in range(start, start + 3):
+                        cross[r] += count
+                t, s = _half_targets(inside, [p for p in pairs if p in ranks], tuple(ranks),
+                                     4 - a - b, [cross[r] for r in ranks], loose)
+                for table, part in zip(side, _half_table(keys, t, s, width)):
+                    table[:, i] = part
+            for j in range(4):
+                parts[half][j].append(side[j])
+    join: list[list[int]] = [[] for _ in range(SLOTS)]
+    for i, (a, b) in enumerate(crosses):
+        for ls in range(width):
+            for rs in range(width):
+                kl = ls // 2 if ls < _FREE else ls - _FREE
+                kr = rs // 2 if rs < _FREE else rs - _FREE
+                k = kl + kr + a + b
+                p = (ls < _FREE and ls % 2) + (rs < _FREE and rs % 2)
+                if k > 4 or p > 1 or (ls >= _FREE and rs >= _FREE):
+                    continue
+                # loose: the pairless side of a pair slot is uncapped; strict: never uncapped
+                if loose and (ls >= _FREE or rs >= _FREE) != (p == 1):
+                    continue
+                join[2 * k + p].append((i * width + ls) * width + rs)
+    pad = len(crosses) * width * width
+    most = max(len(j) for j in join)
+    index = np.array([j + [pad] * (most - len(j)) for j in join], np.intp)
+    stacked = [tuple(np.concatenate(parts[half][j]) for half in range(2)) for j in range(4)]
+    decoded = tuple((np.array([p // (width * width) for p in j], np.intp),
+                     np.array([p // width % width for p in j], np.intp),
+                     np.array([p % width for p in j], np.intp)) for j in join)
+    return _Stack(cut, n, FAMILIES, *stacked, index,
+                  (5 ** np.arange(cut), 5 ** np.arange(n - cut)), decoded)
 
 
-_MEMO: dict[tuple[str, bytes], SuitTable] = {}
-_MEMO_LIMIT = 1 << 17
+def _halves_of(stack: _Stack, fams: np.ndarray, keys: np.ndarray):
+    li = fams * 5 ** stack.cut + keys[:, :stack.cut] @ stack.pow[0]
+    ri = fams * 5 ** (stack.ranks - stack.cut) + keys[:, stack.cut:] @ stack.pow[1]
+    return li, ri
 
 
-def suit_table(family: str, key: bytes) -> SuitTable:
-    """Fewest tiles to draw so that a suit holding ``key`` (9 counts, or 7 for honors) contains
-    ``k`` groups of ``family`` (plus the pair when p = 1); ``INF`` where impossible."""
-    memo_key = (family, key)
-    hit = _MEMO.get(memo_key)
-    if hit is not None:
+def _join(stack: _Stack, fams: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Distance per slot, (B, SLOTS), of suit keys (B, ranks) of the stack's ``fams``."""
+    li, ri = _halves_of(stack, fams, keys)
+    b = len(keys)
+    grid = (stack.dist[0][li][:, :, :, None] + stack.dist[1][ri][:, :, None, :]).reshape(b, -1)
+    grid = np.concatenate([grid, np.full((b, 1), INF, np.int16)], axis=1)
+    return np.minimum(grid[:, stack.join].min(axis=2), INF)
+
+
+def _slot_bits(stack: _Stack, fam: int, key: bytes, slot: int
+               ) -> tuple[int, int, list[int]]:
+    """(need, surplus, cond) of one slot of one suit key, from the join positions that reach
+    the slot's best: the union of the halves' bits, and per rank ``r`` (cond) the needs of
+    the optimal targets that spare an ``r`` — the left half's cond where its target spares a
+    left rank, with any optimal right target's needs; likewise for a right rank. Never a
+    rank held four times."""
+    arr = np.frombuffer(key, np.uint8).astype(np.int16)[None, :]
+    li, ri = _halves_of(stack, np.array([fam]), arr)
+    li, ri = int(li[0]), int(ri[0])
+    cross, ls, rs = stack.parts[slot]
+    total = stack.dist[0][li][cross, ls] + stack.dist[1][ri][cross, rs]
+    best = total.min()
+    if best >= INF:
+        return 0, 0, [0] * 9
+    cut, n = stack.cut, stack.ranks
+    need = surplus = 0
+    cond = [0] * 9
+    lneed, rneed = stack.need[0][li], stack.need[1][ri]
+    lsp, rsp = stack.surplus[0][li], stack.surplus[1][ri]
+    lcond, rcond = stack.cond[0][li], stack.cond[1][ri]
+    for k in np.flatnonzero(total == best).tolist():
+        i, a, b = int(cross[k]), int(ls[k]), int(rs[k])
+        ln, rn = int(lneed[i, a]), int(rneed[i, b]) << cut
+        lspare, rspare = int(lsp[i, a]), int(rsp[i, b])
+        need |= ln | rn
+        surplus |= lspare | rspare << cut
+        for r in range(cut):
+            if lspare >> r & 1:
+                cond[r] |= int(lcond[i, a, r]) | rn
+        for r in range(n - cut):
+            if rspare >> r & 1:
+                cond[cut + r] |= int(rcond[i, b, r]) << cut | ln
+    room = sum(1 << r for r in range(n) if key[r] < 4)
+    return need & room, surplus, [c & room for c in cond]
+
+
+class SuitStore:
+    """Rows of (family, suit key): the distance per slot, in one growing array so that a
+    batch of plans gathers its rows with one index (missing rows are joined together, one
+    pass per kind of suit); and per (row, slot), on demand, the need, surplus and cond bits.
+    Emptied (``clear``) only between decisions, by the evaluators, which also drop what they
+    hold of it."""
+
+    LIMIT = 1 << 17
+
+    def __init__(self) -> None:
+        self.index: dict[tuple[str, bytes], int] = {}
+        self.keys: list[tuple[str, bytes]] = [("", b"")]      # row 0: INF everywhere
+        self.dist = np.full((4096, SLOTS), INF, np.int16)
+        self._bits: dict[tuple[int, int], tuple[int, int, list[int]]] = {}
+        self._dists: dict[int, list[int]] = {}
+
+    def full(self) -> bool:
+        return len(self.keys) > self.LIMIT
+
+    def clear(self) -> None:
+        self.index.clear()
+        del self.keys[1:]
+        self._bits.clear()
+        self._dists.clear()
+
+    def rows(self, wanted: Sequence[tuple[str, bytes]]) -> list[int]:
+        """Row numbers of ``wanted`` (family, key) pairs."""
+        get = self.index.get
+        out = [get(w) for w in wanted]
+        if None not in out:
+            return out  # type: ignore[return-value]
+        missing = list(dict.fromkeys(w for w, i in zip(wanted, out) if i is None))
+        start = len(self.keys)
+        if start + len(missing) > len(self.dist):
+            grown = np.full((max(2 * len(self.dist), start + len(missing)), SLOTS), INF,
+                            np.int16)
+            grown[:len(self.dist)] = self.dist
+            self.dist = grown
+        groups: dict[tuple[bool, bool], list[int]] = {}
+        for j, (family, key) in enumerate(missing):
+            self.index[(family, key)] = start + j
+            base, _, variant = family.partition("/")
+            if base == NONE:
+                self.dist[start + j] = INF
+                self.dist[start + j, 0] = 0
+            else:
+                groups.setdefault((len(key) == 7, variant == "loose"), []).append(j)
+        self.keys += missing
+        for (honors, loose), js in groups.items():
+            stack = _stack(honors, loose)
+            fams = np.array([FAMILIES.index(missing[j][0].partition("/")[0]) for j in js])
+            keys = np.frombuffer(b"".join(missing[j][1] for j in js), np.uint8).reshape(
+                len(js), -1).astype(np.int16)
+            self.dist[start + np.array(js)] = _join(stack, fams, keys)
+        return [get(w) for w in wanted]  # type: ignore[misc]
+
+    def dist_list(self, row: int) -> list[int]:
+        hit = self._dists.get(row)
+        if hit is None:
+            hit = self._dists[row] = self.dist[row].tolist()
         return hit
-    held, size, starts, present = _family_targets(len(key) == 7, family)
-    matched = held[0, min(key[0], 4)].copy()
-    for i in range(1, len(key)):
-        matched += held[i, min(key[i], 4)]
-    mins = np.minimum.reduceat(size - matched, starts)
-    out = [INF] * 10
-    for slot, v in zip(present, mins.tolist()):
-        out[slot] = v
-    table = tuple(out)
-    if len(_MEMO) >= _MEMO_LIMIT:
-        _MEMO.clear()
-    _MEMO[memo_key] = table
-    return table
+
+    def bits(self, row: int, slot: int) -> tuple[int, int, list[int]]:
+        """(need, surplus, cond) of one slot of a row (suit rank bits)."""
+        hit = self._bits.get((row, slot))
+        if hit is None:
+            family, key = self.keys[row]
+            base, _, variant = family.partition("/")
+            if base == NONE:
+                hit = (0, sum(1 << r for r, c in enumerate(key) if c) if slot == 0 else 0,
+                       [0] * 9)
+            else:
+                hit = _slot_bits(_stack(len(key) == 7, variant == "loose"),
+                                 FAMILIES.index(base), key, slot)
+            self._bits[(row, slot)] = hit
+        return hit
 
 
-def _conv(a: Sequence[int], b: Sequence[int], g: int) -> list[int]:
-    out = [INF] * 10
-    for ka in range(g + 1):
-        a0, a1 = a[2 * ka], a[2 * ka + 1]
-        if a0 >= INF and a1 >= INF:
-            continue
-        for kb in range(g + 1 - ka):
-            b0, b1 = b[2 * kb], b[2 * kb + 1]
-            i = 2 * (ka + kb)
-            v = a0 + b0
-            if v < out[i]:
-                out[i] = v
-            v = a0 + b1 if a0 + b1 < a1 + b0 else a1 + b0
-            if v < out[i + 1]:
-                out[i + 1] = v
-    return out
+STORE = SuitStore()
 
 
-_REST: dict[tuple, list[int]] = {}
+def _splits(groups: int) -> list[tuple[int, ...]]:
+    """Every way to spread ``groups`` groups and the pair over the four suits, as the slot
+    of each suit."""
+    return [tuple(2 * k + (s == pair) for s, k in enumerate(ks))
+            for ks in product(range(groups + 1), repeat=4) if sum(ks) == groups
+            for pair in range(4)]
 
 
-def rest_of(tables: Sequence[SuitTable], last: int, groups: int) -> list[int]:
-    """The three suits other than ``last`` convolved, memoised on their tables: callers vary
-    one suit at a time (a discard, a drawn tile), so this is usually a dictionary hit."""
-    others = tuple(tables[i] for i in range(4) if i != last) + (groups,)
-    acc = _REST.get(others)
-    if acc is None:
-        acc = _conv(_conv(others[0], others[1], groups), others[2], groups)
-        if len(_REST) >= _MEMO_LIMIT:
-            _REST.clear()
-        _REST[others] = acc
-    return acc
+SPLIT_SLOTS = tuple(tuple(_splits(g)) for g in range(5))
+_SHIFTS = (0, 9, 18, 27)
 
 
-def finish(acc: Sequence[int], tail: Sequence[int], groups: int) -> int:
-    """Fewest tiles for ``groups`` groups + pair from ``rest_of`` and the last suit's table."""
-    best = INF
-    for k in range(groups + 1):
-        j = 2 * (groups - k)
-        v = acc[j + 1] + tail[2 * k]
-        if v < best:
-            best = v
-        v = acc[j] + tail[2 * k + 1]
-        if v < best:
-            best = v
-    return best if best < INF else INF
+class Layout:
+    """Which splits a batch of hands reads, and where: per hand its group count and which
+    suits must stay empty (family "none": only slot 0 there). The hands' splits are listed
+    one after another (``seg`` their starts) as positions in the batch's (B, 4·SLOTS) block
+    of suit rows."""
+
+    def __init__(self, hands: Sequence[tuple[int, tuple[bool, bool, bool, bool]]]) -> None:
+        self.splits: list[list[tuple[int, ...]]] = []
+        pos: list[list[int]] = []
+        seg = []
+        for b, (groups, empty) in enumerate(hands):
+            mine = [sp for sp in SPLIT_SLOTS[groups]
+                    if all(not e or slot == 0 for e, slot in zip(empty, sp))]
+            seg.append(len(pos))
+            self.splits.append(mine)
+            pos += [[b * 4 * SLOTS + s * SLOTS + slot for s, slot in enumerate(sp)]
+                    for sp in mine]
+        self.pos = np.array(pos, np.intp).reshape(len(pos), 4)
+        self.seg = np.array(seg, np.intp)
 
 
-_REST: dict[tuple, list[int]] = {}
+class Combined:
+    """A batch of hands combined over their splits (``Layout``): ``rows`` (B, 4) store rows,
+    ``total`` per listed split, ``dist`` (B,) each hand's best."""
+
+    def __init__(self, layout: Layout, rows: np.ndarray, total: np.ndarray) -> None:
+        self.layout, self.rows, self.total = layout, rows, total
+        self.dist = np.minimum(np.minimum.reduceat(total, layout.seg), INF)
+
+    def optimal(self, j: int) -> list:
+        """Hand ``j``'s optimal splits, each as (its four store rows, their four slots)."""
+        d = self.dist[j]
+        if d >= INF:
+            return []
+        start = self.layout.seg[j]
+        rows = self.rows[j].tolist()
+        splits = self.layout.splits[j]
+        return [(rows, splits[k]) for k in np.flatnonzero(
+            self.total[start:start + len(splits)] == d).tolist()]
 
 
-def combine(tables: Sequence[SuitTable], groups: int) -> int:
-    """Fewest tiles for ``groups`` groups plus one pair spread over the four suit tables."""
-    if groups < 0:
-        return INF
-    return finish(rest_of(tables, 3, groups), tables[3], groups)
+def hand_bits(splits) -> tuple[int, int]:
+    """(need, surplus) 34-bit masks over a hand's optimal splits (``Combined.optimal``)."""
+    need = surplus = 0
+    for rows, slots in splits:
+        for s in range(4):
+            n, sp, _ = STORE.bits(rows[s], slots[s])
+            need |= n << _SHIFTS[s]
+            surplus |= sp << _SHIFTS[s]
+    return need, surplus
 
 
-SUIT_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
+def hand_wants(splits) -> list[int]:
+    """For each kind ``t``, the kinds whose arrival would shorten the hand once one ``t`` is
+    discarded — for ``t`` surplus, the needs of the optimal targets that spare a ``t``;
+    0 elsewhere."""
+    want = [0] * 34
+    for rows, slots in splits:
+        parts = [STORE.bits(rows[s], slots[s]) for s in range(4)]
+        needs = [parts[s][0] << _SHIFTS[s] for s in range(4)]
+        for s in range(4):
+            spare = parts[s][1]
+            if not spare:
+                continue
+            others = 0
+            for o in range(4):
+                if o != s:
+                    others |= needs[o]
+            cond = parts[s][2]
+            base = _SHIFTS[s]
+            r = 0
+            while spare:
+                if spare & 1:
+                    want[base + r] |= (cond[r] << base) | others
+                spare >>= 1
+                r += 1
+    return want
+
+
+def combine(rows: np.ndarray, layout: Layout) -> Combined:
+    """Combine a batch of hands' suit rows (B, 4) over the splits of ``layout``."""
+    return Combined(layout, rows, STORE.dist[rows].ravel()[layout.pos].sum(axis=1))
 
 
 def standard_distance(key34: bytes, groups: int, families: Sequence[str]) -> int:
     """Tiles needed for ``groups`` groups + pair, suit ``i`` restricted to ``families[i]``."""
-    return combine([suit_table(f, key34[lo:hi]) for f, (lo, hi) in zip(families, SUIT_SLICES)],
-                   groups)
+    if groups < 0:
+        return INF
+    rows = STORE.rows([(f, key34[lo:hi]) for f, (lo, hi) in zip(families, SUIT_SLICES)])
+    return int(combine(np.array([rows]), Layout([(groups, (False,) * 4)])).dist[0])
 
 
 def seven_pairs_distance(key34: bytes) -> int:
     """Tiles needed for seven pairs of different kinds."""
-    pairs = kinds = 0
-    for c in key34:
-        if c:
-            kinds += 1
-            if c >= 2:
-                pairs += 1
+    pairs = sum(1 for c in key34 if c >= 2)
+    kinds = sum(1 for c in key34 if c)
     return 7 - pairs + max(0, 7 - kinds)

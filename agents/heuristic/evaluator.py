@@ -1,0 +1,377 @@
+"""The heuristic's evaluators: what a hand is worth before and after each possible action.
+
+One public API, read by the agent (``agents.heuristic.agent``) and by the analysis planes of the
+PPO network (``agents.features``):
+
+- :meth:`Evaluator.discards` — for a hand about to discard, every discard's *value distance*
+  (tiles needed to reach a plan worth ``min_points``), and for the best ones a tie-break weight:
+  the unseen tiles that would improve the hand (ukeire) or, at tenpai, the unseen legal winning
+  tiles found with the real scorer;
+- :meth:`Evaluator.hand` — the same for a 13-tile hand as it stands (claims, kans);
+- :meth:`Evaluator.after_call` — the distance after a chi/pon (and its best discard) or an
+  open kan;
+- :meth:`Evaluator.kan_keeps` — whether a concealed/added kan keeps the distance.
+
+Everything comes from one evaluation of the whole plan list on the hand (``plans.PlanList``):
+each plan's distance, and the masks of the kinds surplus to it and wanted once each surplus
+kind is gone — no loop over tiles asks the tables again. Results are memoised in process-wide
+tables keyed on everything they depend on (the hand, the melds, the plan list, the parameters
+that shape them), so agents with different parameters share them safely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from agents.heuristic.plans import (FIVE, Plan, PlanEval, PlanList, candidate_plans,
+                                        meld_key)
+from agents.heuristic.tables import INF, STORE
+from mjenv.game.actions import Action
+from mjenv.game.view import PlayerView
+from mjenv.tiles import Meld
+
+_MEMO_LIMIT = 200_000
+
+
+class _Memo(dict):
+    def put(self, key, value):
+        if len(self) >= _MEMO_LIMIT:
+            self.clear()
+        self[key] = value
+        return value
+
+
+# Process-wide memo tables; every entry a pure function of its key. Plan lists carry a
+# serial number (never reused) that names them in the other tables' keys.
+_PLAN_LISTS: dict[tuple, tuple[int, PlanList]] = {}
+_EVALS = _Memo()
+_WAITS = _Memo()
+_serial = iter(range(1 << 62))
+
+
+def plan_list(melds: Sequence[Meld], value_planning: bool, loose: bool
+              ) -> tuple[int, PlanList]:
+    """(serial, compiled plans) open to ``melds``."""
+    key = (meld_key(melds), value_planning, loose)
+    hit = _PLAN_LISTS.get(key)
+    if hit is None:
+        if len(_PLAN_LISTS) >= 20_000:
+            _PLAN_LISTS.clear()
+        plans = candidate_plans(key[0], value_planning, loose)
+        hit = _PLAN_LISTS[key] = (next(_serial), PlanList(plans, 4 - len(melds)))
+    return hit
+
+
+def plan_eval(serial: int, plist: PlanList, counts: Sequence[int], melds: Sequence[Meld]
+              ) -> PlanEval:
+    """``PlanList.evaluate``, memoised."""
+    key = (serial, bytes(counts))
+    hit = _EVALS.get(key)
+    if hit is None:
+        hit = _EVALS.put(key, plist.evaluate(counts, melds))
+    return hit
+
+
+@dataclass(frozen=True)
+class EvalParams:
+    """The parameters the evaluators read (a view of ``HeuristicParams``)."""
+
+    value_planning: bool
+    soft_margin: int
+    soft_penalty: float
+    ron_share: float
+    loose_tables: bool
+
+
+@dataclass(frozen=True)
+class Discard:
+    """One discard's evaluation: value distance after it, its tie-break weight (ukeire, or
+    the legal-wait weight at tenpai; 0 where not computed) and whether it leaves a ready hand
+    with a legal wait."""
+
+    dist: float
+    weight: float
+    ready: bool
+
+
+@dataclass(frozen=True)
+class _Admitted:
+    """Which plans of a list the value rule admits, with their penalties, and which are the
+    plain shapes (standard or seven pairs, whatever their value)."""
+
+    plans: tuple[int, ...]
+    penalty: tuple[float, ...]
+    plain: tuple[int, ...]
+
+
+class Evaluator:
+    """The evaluators of one parameter set (see the module docstring)."""
+
+    def __init__(self, params: EvalParams) -> None:
+        self.params = params
+        self._admitted = _Memo()
+
+    @staticmethod
+    def begin() -> None:
+        """Call before each decision: empties the suit store and the evaluations that point
+        into it once the store is full (never in the middle of a decision)."""
+        if STORE.full():
+            STORE.clear()
+            _EVALS.clear()
+
+    # --- plans ----------------------------------------------------------------------------
+
+    def plans(self, melds: Sequence[Meld], min_points: int, hard_only: bool = False
+              ) -> tuple[int, PlanList, _Admitted]:
+        """(serial, plans, admitted) for ``melds``: the value rule admits plans whose points
+        reach ``min_points``, and unless ``hard_only`` those within ``soft_margin`` points,
+        as if ``soft_penalty`` tiles further away; without value planning, every plan."""
+        p = self.params
+        serial, plist = plan_list(melds, p.value_planning, p.loose_tables)
+        key = (serial, min_points, hard_only)
+        hit = self._admitted.get(key)
+        if hit is None:
+            plans, pens = [], []
+            for i, pl in enumerate(plist.plans):
+                if not p.value_planning or pl.points >= min_points:
+                    plans.append(i)
+                    pens.append(0.0)
+                elif not hard_only and pl.points + p.soft_margin >= min_points:
+                    plans.append(i)
+                    pens.append(p.soft_penalty)
+            plain = tuple(i for i, pl in enumerate(plist.plans)
+                          if pl.name in ("free", "qiduizi", "qiduizi_shape"))
+            hit = self._admitted.put(key, _Admitted(tuple(plans), tuple(pens), plain))
+        return serial, plist, hit
+
+    # --- waits ----------------------------------------------------------------------------
+
+    def legal_waits(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView
+                    ) -> tuple[tuple[int, bool, bool], ...]:
+        """Waits of a ready 13-tile-equivalent hand with (ron legal, tsumo legal) each."""
+        key = (bytes(counts), meld_key(melds), view.seat_wind, view.round_wind,
+               view.rules.min_points)
+        hit = _WAITS.get(key)
+        if hit is not None:
+            return hit
+        from mjenv.analysis import wait_kinds
+        from mjenv.scoring import WinContext, score
+        hand = [t for t in range(34) for _ in range(counts[t])]
+        out = []
+        for w in wait_kinds(counts, melds):
+            ok = []
+            for tsumo in (False, True):
+                ctx = WinContext(tsumo=tsumo, seat_wind=view.seat_wind,
+                                 round_wind=view.round_wind)
+                try:
+                    pts = score(hand, w, melds, ctx).points
+                except ValueError:
+                    pts = -1
+                ok.append(pts >= view.rules.min_points)
+            out.append((w, ok[0], ok[1]))
+        return _WAITS.put(key, tuple(out))
+
+    def wait_weight(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView
+                    ) -> float:
+        """Unseen copies of the legal winning tiles of a ready hand (ron-weighted)."""
+        share = self.params.ron_share
+        return sum(view.unseen[w] * (share * r + (1 - share) * s)
+                   for w, r, s in self.legal_waits(counts, melds, view))
+
+    # --- a hand as it stands --------------------------------------------------------------
+
+    def hand(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView,
+             hard_only: bool = False) -> tuple[float, float]:
+        """(distance, legal-wait weight) of a 13-tile-equivalent hand: the value distance
+        over the admitted plans; at tenpai 1 with the wait weight, or at least 2 when no wait
+        is a legal win."""
+        serial, plist, adm = self.plans(melds, view.rules.min_points, hard_only)
+        dist = plan_eval(serial, plist, counts, melds).dist
+        best = min((dist[i] + pen for i, pen in zip(adm.plans, adm.penalty)
+                    if dist[i] < INF), default=INF)
+        best = float(min(best, INF))
+        if self.params.value_planning and min((dist[i] for i in adm.plain),
+                                              default=INF) <= 1:
+            weight = self.wait_weight(counts, melds, view)
+            if weight > 0:
+                return 1.0, weight
+            best = max(best, 2.0)
+        return best, 0.0
+
+    # --- discards -------------------------------------------------------------------------
+
+    def discards(self, counts: list[int], melds: Sequence[Meld], view: PlayerView,
+                 tiles: Sequence[int], hard_only: bool = False, ukeire: bool = True
+                 ) -> dict[int, Discard]:
+        """Each discard of ``tiles`` from a hand holding one tile more than 13-equivalent.
+
+        The distance after discarding ``t`` is, per plan, the plan's value now (distance plus
+        penalty), plus one unless ``t`` is surplus to it; the best admitted plan decides (with
+        no admitted plan reachable, plain efficiency). Where the plain shape is one tile from
+        complete the scorer decides instead: 1 with the legal-wait weight, else at least 2.
+        Weights of the other discards (ukeire over the plans at the best value) are computed
+        only where several discards share the best distance: they break ties.
+
+        Only the plans at the best value now need their surplus: a kind surplus to one keeps
+        that value, any other kind costs one tile — unless a plan a fraction of a tile behind
+        keeps it (fractional penalties), or ties must be broken among such kinds."""
+        p = self.params
+        serial, plist, adm = self.plans(melds, view.rules.min_points, hard_only)
+        ev = plan_eval(serial, plist, counts, melds)
+        dist = ev.dist
+        values = [(dist[i] + pen, i) for i, pen in zip(adm.plans, adm.penalty) if dist[i] < INF]
+        if not values:
+            if hard_only:
+                return {t: Discard(float(INF), 0.0, False) for t in tiles}
+            # no plan worth min_points left: play efficiency
+            values = [(dist[i], i) for i, pl in enumerate(plist.plans) if pl.name == "free"]
+        best_now = min(v for v, _ in values)
+        top = [(v, i, ev.bits(i)[1]) for v, i in values if v <= best_now + 1e-9]
+        kept = 0
+        for _, _, sp in top:
+            kept |= sp
+        near = [(v, i) for v, i in values if best_now + 1e-9 < v <= best_now + 1.0]
+        behind = None                     # (value, plan, surplus) of the near plans, on demand
+        if any(v < best_now + 1.0 - 1e-9 for v, _ in near):
+            behind = [(v, i, ev.bits(i)[1]) for v, i in near]
+        plain = []
+        if p.value_planning:
+            plain = [(dist[i], ev.bits(i)[1] if dist[i] == 1 else 0) for i in adm.plain]
+        out: dict[int, Discard] = {}
+        for t in tiles:
+            bit = 1 << t
+            d = best_now if kept & bit else best_now + 1.0
+            if behind is not None and not kept & bit:
+                d = min([d] + [v for v, _, sp in behind if sp & bit])
+            d, w = float(d), 0.0
+            if plain and min(pd + (0 if pd < 1 or sp & bit else 1) for pd, sp in plain) <= 1:
+                counts[t] -= 1
+                w = self.wait_weight(counts, melds, view)
+                counts[t] += 1
+                d = 1.0 if w > 0 else max(d, 2.0)
+            out[t] = Discard(d, w, d == 1.0 and w > 0)
+        best_dist = min(e.dist for e in out.values())
+        if not ukeire or sum(1 for e in out.values() if e.dist <= best_dist) <= 1:
+            return out
+        held = _held(counts)
+        full = _full(counts)
+        for t in tiles:
+            e = out[t]
+            if not (e.dist <= best_dist and e.weight == 0.0 and 1.0 < e.dist < INF):
+                continue
+            bit = 1 << t
+            if kept & bit:
+                chosen = [i for _, i, sp in top if sp & bit]
+            else:
+                if behind is None:
+                    behind = [(v, i, ev.bits(i)[1]) for v, i in near]
+                value = min([best_now + 1.0] + [v for v, _, sp in behind if sp & bit])
+                chosen = [i for v, i, _ in top if v + 1.0 <= value + 1e-9] + \
+                    [i for v, i, sp in behind if v + (0 if sp & bit else 1) <= value + 1e-9]
+                chosen.sort()
+            improving = 0
+            for i in chosen:
+                wants = ev.wants(i)
+                if wants is not None and ev.bits(i)[1] & bit:
+                    improving |= wants[t]
+                else:       # 五门齐, or a plan ``t`` is not surplus to: ask again
+                    counts[t] -= 1
+                    improving |= self._need_after(serial, plist, i, counts, melds)
+                    counts[t] += 1
+            h = held & ~bit if counts[t] == 1 else held
+            improving &= _near(h, [plist.plans[i] for i in chosen])
+            improving &= ~(full & ~bit)
+            out[t] = Discard(e.dist, float(_weigh(improving, view.unseen)), False)
+        return out
+
+    @staticmethod
+    def _need_after(serial: int, plist: PlanList, plan: int, counts: Sequence[int],
+                    melds: Sequence[Meld]) -> int:
+        """The need mask of one plan of a list on ``counts``, memoised."""
+        key = (serial, plan, bytes(counts))
+        need = _EVALS.get(key)
+        if need is None:
+            need = _EVALS.put(key, plist.evaluate(counts, melds).bits(plan)[0])
+        return need
+
+    # --- calls and kans -------------------------------------------------------------------
+
+    def after_call(self, view: PlayerView, call: Action, counts: Sequence[int],
+                   melds: tuple[Meld, ...]) -> float:
+        """Value distance after the legal ``call`` (chi/pon/open kan) of the target tile,
+        counting only plans worth ``min_points``: after chi/pon, the best discard's distance;
+        after an open kan, the hand's."""
+        x = view.target_tile
+        after = list(counts)
+        if call.kind == "chi":
+            used = [t for t in (call.tile, call.tile + 1, call.tile + 2) if t != x]
+            meld = Meld("chi", (call.tile, call.tile + 1, call.tile + 2), x, view.target_from)
+        elif call.kind == "pon":
+            used = [x, x]
+            meld = Meld("pon", (x,) * 3, x, view.target_from)
+        else:
+            used = [x, x, x]
+            meld = Meld("minkan", (x,) * 4, x, view.target_from)
+        for t in used:
+            after[t] -= 1
+        new_melds = melds + (meld,)
+        if call.kind == "minkan":
+            return self.hand(after, new_melds, view, hard_only=True)[0]
+        tiles = [t for t in range(34) if after[t]]
+        evals = self.discards(after, new_melds, view, tiles, hard_only=True, ukeire=False)
+        return min(e.dist for e in evals.values())
+
+    def kan_keeps(self, view: PlayerView, kan: Action, counts: Sequence[int],
+                  melds: tuple[Meld, ...], discard_dist: float) -> bool:
+        """Whether the concealed/added ``kan`` leaves the hand no further than
+        ``discard_dist`` (the best discard's distance)."""
+        after = list(counts)
+        if kan.kind == "ankan":
+            after[kan.tile] -= 4
+            new_melds = melds + (Meld("ankan", (kan.tile,) * 4),)
+        else:
+            after[kan.tile] -= 1
+            new_melds = tuple(Meld("kakan", (kan.tile,) * 4)
+                              if m.kind == "pon" and m.tiles[0] == kan.tile else m
+                              for m in melds)
+        return self.hand(after, new_melds, view)[0] <= discard_dist
+
+
+_SUIT_MASKS = [((1 << 9) - 1) << (9 * s) for s in range(3)]
+_HONORS = ((1 << 34) - 1) ^ ((1 << 27) - 1)
+
+
+def _held(counts: Sequence[int]) -> int:
+    return sum(1 << t for t in range(34) if counts[t])
+
+
+def _full(counts: Sequence[int]) -> int:
+    return sum(1 << t for t in range(34) if counts[t] >= 4)
+
+
+def _near(held: int, plans: Sequence[Plan]) -> int:
+    """Kinds near a hand: held, within two ranks of a held number tile, a plan's forced
+    tiles, and the honors when 五门齐 is among ``plans``."""
+    near = held
+    for suit in _SUIT_MASKS:
+        h = held & suit
+        near |= ((h << 1) | (h << 2) | (h >> 1) | (h >> 2)) & suit
+    for pl in plans:
+        for t in pl.forced:
+            near |= 1 << t
+        if pl.shape == FIVE:
+            near |= _HONORS
+    return near
+
+
+def _weigh(mask: int, unseen: Sequence[int]) -> int:
+    """Σ unseen over the kinds of ``mask``."""
+    total = 0
+    t = 0
+    while mask:
+        if mask & 1:
+            total += unseen[t]
+        mask >>= 1
+        t += 1
+    return total
