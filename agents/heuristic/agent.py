@@ -31,8 +31,10 @@ import numpy as np
 
 from agents.base import BaseAgent
 from agents.heuristic.defence import threats, tile_dangers
-from agents.heuristic.evaluator import Evaluator
-from agents.heuristic.params import HeuristicParams
+from agents.heuristic.evaluator import Discard, Evaluator
+from agents.heuristic.params import HeuristicParams, default
+from agents.heuristic.models import LIVE_WALL, ready_probability, risk, win_probability
+from agents.heuristic.tables import INF
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
 
@@ -44,7 +46,7 @@ class HeuristicAgent(BaseAgent):
     needs_observation = False
 
     def __init__(self, params: HeuristicParams | None = None, seed: int | None = None) -> None:
-        self.params = params or HeuristicParams()
+        self.params = params or default()
         self.evaluator = Evaluator(self.params.evaluation())
         self._rng = np.random.default_rng(seed)
 
@@ -92,20 +94,18 @@ class HeuristicAgent(BaseAgent):
             counts[t] += 1
         melds = tuple(view.melds[view.seat])
         discards = [a for a in legal if a.kind == "discard"]     # a turn always has some
-        evals = self.evaluator.discards(counts, melds, view, [a.tile for a in discards])
-        best_dist = min(e.dist for e in evals.values())
-        danger = None
-        if p.defence:
-            threat = threats(view, p.danger)
-            if max(threat) > p.danger.base_threat + 1e-9:
-                danger = tile_dangers(view, threat, p.danger, (a.tile for a in discards))
-        lam = p.defence_weight * min(best_dist, 4.0) if danger is not None else 0.0
+        tiles = [a.tile for a in discards]
+        evals = self.evaluator.discards(counts, melds, view, tiles, ukeire=p.acceptance)
+        least = max(1, view.rules.min_points)
+        penalty = self._defence(view, tiles, evals, len(melds)) if p.defence else None
         options = []
-        for a in discards:
+        for j, a in enumerate(discards):
             e = evals[a.tile]
             u = -e.dist + p.ukeire_weight * math.log1p(e.weight)
-            if danger is not None:
-                u -= lam * danger[a.tile]
+            if p.value_weight and e.dist < INF:
+                u += p.value_weight * math.log(max(self._points(e), least) / least)
+            if penalty is not None:
+                u -= penalty[j]
             options.append((u, a))
         choice = self._pick(options)
         if p.kans:
@@ -114,6 +114,49 @@ class HeuristicAgent(BaseAgent):
                         view, a, counts, melds, evals[choice.tile].dist):
                     return a
         return choice
+
+    def _points(self, e: Discard) -> float:
+        """The points a hand left by a discard may expect from a win: at tenpai its legal
+        wins'; otherwise ``gain`` applied to its best plan's floor."""
+        return e.points if e.ready else self.params.gain[0] + self.params.gain[1] * e.points
+
+    def _defence(self, view: PlayerView, tiles: Sequence[int], evals: dict[int, Discard],
+                 melds: int) -> list[float]:
+        """Each discard's defence penalty, in tiles of distance.
+
+        v1: λ · Σ threat × danger (``defence.py``), λ = ``defence_weight`` × the best
+        distance (capped at 4), applied only once some threat exceeds the base threat.
+        ``"risk"``: ``risk_weight`` × the expected extra loss of dealing in (``models.risk``,
+        points) over what the hand left by the discard stands to win — P(win) · 3 · points,
+        at least ``stake_floor`` — so a far or cheap hand folds and a valuable ready one
+        pushes."""
+        p = self.params
+        if p.defence_model == "v1":
+            threat = threats(view, p.danger)
+            if max(threat) <= p.danger.base_threat + 1e-9:
+                return [0.0] * len(tiles)
+            danger = tile_dangers(view, threat, p.danger, tiles)
+            lam = p.defence_weight * min(min(e.dist for e in evals.values()), 4.0)
+            return [lam * danger[t] for t in tiles]
+        loss = risk(view, p.risk, tiles, p.ready_floor)
+        progress = 1.0 - view.live_wall_left / LIVE_WALL
+        out = []
+        for t, r in zip(tiles, loss):
+            e = evals[t]
+            stake = 0.0
+            if e.dist < INF:
+                stake = win_probability(p.win, e.dist, e.weight, progress, melds) * 3.0 * \
+                    self._points(e)
+            out.append(p.risk_weight * r / max(stake, p.stake_floor))
+        return out
+
+    def _threat(self, view: PlayerView) -> float:
+        """The most threatening opponent's threat: v1's 0–1 score, or P(ready) from the
+        risk model."""
+        p = self.params
+        if p.defence_model == "v1":
+            return max(threats(view, p.danger))
+        return max(ready_probability(view, p.risk, o) for o in range(4) if o != view.seat)
 
     # --- claims -------------------------------------------------------------------------
 
@@ -128,7 +171,7 @@ class HeuristicAgent(BaseAgent):
             counts[t] += 1
         melds = tuple(view.melds[view.seat])
         now, _ = self.evaluator.hand(counts, melds, view)
-        threatened = p.defence and max(threats(view, p.danger)) >= p.call_threat
+        threatened = p.defence and self._threat(view) >= p.call_threat
         best: tuple[float, Action] | None = None
         for a in calls:
             if a.kind == "minkan" and not p.kans:

@@ -86,13 +86,15 @@ class EvalParams:
 
 @dataclass(frozen=True)
 class Discard:
-    """One discard's evaluation: value distance after it, its tie-break weight (ukeire, or
-    the legal-wait weight at tenpai; 0 where not computed) and whether it leaves a ready hand
-    with a legal wait."""
+    """One discard's evaluation: value distance after it, its weight (ukeire, or the
+    legal-wait weight at tenpai; 0 where not computed), whether it leaves a ready hand with a
+    legal wait, and the points the hand is aiming at (the best plan's floor, or at tenpai the
+    legal wins' points, ron-weighted; 0 where not computed)."""
 
     dist: float
     weight: float
     ready: bool
+    points: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -148,8 +150,9 @@ class Evaluator:
     # --- waits ----------------------------------------------------------------------------
 
     def legal_waits(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView
-                    ) -> tuple[tuple[int, bool, bool], ...]:
-        """Waits of a ready 13-tile-equivalent hand with (ron legal, tsumo legal) each."""
+                    ) -> tuple[tuple[int, int, int], ...]:
+        """Waits of a ready 13-tile-equivalent hand with the points of a win on each by ron
+        and by tsumo (-1 where it is no win; below ``min_points`` it is no legal win)."""
         key = (bytes(counts), meld_key(melds), view.seat_wind, view.round_wind,
                view.rules.min_points)
         hit = _WAITS.get(key)
@@ -160,24 +163,36 @@ class Evaluator:
         hand = [t for t in range(34) for _ in range(counts[t])]
         out = []
         for w in wait_kinds(counts, melds):
-            ok = []
+            points = []
             for tsumo in (False, True):
                 ctx = WinContext(tsumo=tsumo, seat_wind=view.seat_wind,
                                  round_wind=view.round_wind)
                 try:
-                    pts = score(hand, w, melds, ctx).points
+                    points.append(score(hand, w, melds, ctx).points)
                 except ValueError:
-                    pts = -1
-                ok.append(pts >= view.rules.min_points)
-            out.append((w, ok[0], ok[1]))
+                    points.append(-1)
+            out.append((w, points[0], points[1]))
         return _WAITS.put(key, tuple(out))
 
     def wait_weight(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView
                     ) -> float:
         """Unseen copies of the legal winning tiles of a ready hand (ron-weighted)."""
+        return self.wait_value(counts, melds, view)[0]
+
+    def wait_value(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView
+                   ) -> tuple[float, float]:
+        """(weight, points) of a ready hand: the unseen copies of its legal winning tiles,
+        ron-weighted (``ron_share`` for a legal ron, the rest for a legal tsumo), and the
+        points of its wins averaged with the same weights."""
         share = self.params.ron_share
-        return sum(view.unseen[w] * (share * r + (1 - share) * s)
-                   for w, r, s in self.legal_waits(counts, melds, view))
+        least = view.rules.min_points
+        weight = points = 0.0
+        for w, ron, tsumo in self.legal_waits(counts, melds, view):
+            for part, pts in ((share, ron), (1 - share, tsumo)):
+                if pts >= least:
+                    weight += view.unseen[w] * part
+                    points += view.unseen[w] * part * pts
+        return weight, (points / weight if weight > 0 else 0.0)
 
     # --- a hand as it stands --------------------------------------------------------------
 
@@ -199,10 +214,32 @@ class Evaluator:
             best = max(best, 2.0)
         return best, 0.0
 
+    def acceptance(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView
+                   ) -> tuple[float, float]:
+        """(distance, acceptance) of a 13-tile-equivalent hand: as :meth:`hand`, with the
+        unseen tiles that would bring one of the best plans a tile closer (kinds near the
+        hand) where it is not ready."""
+        dist, weight = self.hand(counts, melds, view)
+        if weight > 0 or dist >= INF:
+            return dist, weight
+        serial, plist, adm = self.plans(melds, view.rules.min_points)
+        ev = plan_eval(serial, plist, counts, melds)
+        values = [(ev.dist[i] + pen, i) for i, pen in zip(adm.plans, adm.penalty)
+                  if ev.dist[i] < INF]
+        if not values:
+            return dist, 0.0
+        best = min(v for v, _ in values)
+        chosen = [i for v, i in values if v <= best + 1e-9]
+        need = 0
+        for i in chosen:
+            need |= ev.bits(i)[0]
+        need &= _near(_held(counts), [plist.plans[i] for i in chosen]) & ~_full(counts)
+        return dist, float(_weigh(need, view.unseen))
+
     # --- discards -------------------------------------------------------------------------
 
     def discards(self, counts: list[int], melds: Sequence[Meld], view: PlayerView,
-                 tiles: Sequence[int], hard_only: bool = False, ukeire: bool = True
+                 tiles: Sequence[int], hard_only: bool = False, ukeire: str | None = "ties"
                  ) -> dict[int, Discard]:
         """Each discard of ``tiles`` from a hand holding one tile more than 13-equivalent.
 
@@ -210,8 +247,11 @@ class Evaluator:
         penalty), plus one unless ``t`` is surplus to it; the best admitted plan decides (with
         no admitted plan reachable, plain efficiency). Where the plain shape is one tile from
         complete the scorer decides instead: 1 with the legal-wait weight, else at least 2.
-        Weights of the other discards (ukeire over the plans at the best value) are computed
-        only where several discards share the best distance: they break ties.
+        Weights of the other discards (ukeire over the plans at the best value) are computed,
+        with ``ukeire="ties"``, only where several discards share the best distance (they
+        break ties: ``heuristic:v1``); with ``"all"``, for every discard, with the plan points:
+        a kind no best plan can spare is then given the need of those plans on the hand as it
+        is, a close stand-in for asking the tables again.
 
         Only the plans at the best value now need their surplus: a kind surplus to one keeps
         that value, any other kind costs one tile — unless a plan a fraction of a tile behind
@@ -245,21 +285,25 @@ class Evaluator:
             if behind is not None and not kept & bit:
                 d = min([d] + [v for v, _, sp in behind if sp & bit])
             d, w = float(d), 0.0
+            pts = 0.0
             if plain and min(pd + (0 if pd < 1 or sp & bit else 1) for pd, sp in plain) <= 1:
                 counts[t] -= 1
-                w = self.wait_weight(counts, melds, view)
+                w, pts = self.wait_value(counts, melds, view)
                 counts[t] += 1
                 d = 1.0 if w > 0 else max(d, 2.0)
-            out[t] = Discard(d, w, d == 1.0 and w > 0)
+            out[t] = Discard(d, w, d == 1.0 and w > 0, pts)
         best_dist = min(e.dist for e in out.values())
-        if not ukeire or sum(1 for e in out.values() if e.dist <= best_dist) <= 1:
+        if ukeire == "ties" and sum(1 for e in out.values() if e.dist <= best_dist) > 1:
+            todo = [t for t in tiles if out[t].dist <= best_dist and out[t].weight == 0.0
+                    and 1.0 < out[t].dist < INF]
+        elif ukeire == "all":
+            todo = [t for t in tiles if out[t].weight == 0.0 and out[t].dist < INF]
+        else:
             return out
         held = _held(counts)
         full = _full(counts)
-        for t in tiles:
+        for t in todo:
             e = out[t]
-            if not (e.dist <= best_dist and e.weight == 0.0 and 1.0 < e.dist < INF):
-                continue
             bit = 1 << t
             if kept & bit:
                 chosen = [i for _, i, sp in top if sp & bit]
@@ -275,6 +319,8 @@ class Evaluator:
                 wants = ev.wants(i)
                 if wants is not None and ev.bits(i)[1] & bit:
                     improving |= wants[t]
+                elif ukeire == "all":
+                    improving |= ev.bits(i)[0]
                 else:       # 五门齐, or a plan ``t`` is not surplus to: ask again
                     counts[t] -= 1
                     improving |= self._need_after(serial, plist, i, counts, melds)
@@ -282,7 +328,8 @@ class Evaluator:
             h = held & ~bit if counts[t] == 1 else held
             improving &= _near(h, [plist.plans[i] for i in chosen])
             improving &= ~(full & ~bit)
-            out[t] = Discard(e.dist, float(_weigh(improving, view.unseen)), False)
+            points = max(plist.plans[i].points for i in chosen) if ukeire == "all" else 0.0
+            out[t] = Discard(e.dist, float(_weigh(improving, view.unseen)), False, points)
         return out
 
     @staticmethod
@@ -295,13 +342,35 @@ class Evaluator:
             need = _EVALS.put(key, plist.evaluate(counts, melds).bits(plan)[0])
         return need
 
+    def hand_points(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView
+                    ) -> float:
+        """Points of the best admitted plan of a 13-tile-equivalent hand (the closest; the
+        richest among the closest)."""
+        serial, plist, adm = self.plans(melds, view.rules.min_points)
+        dist = plan_eval(serial, plist, counts, melds).dist
+        best = min(((dist[i] + pen, -plist.plans[i].points)
+                    for i, pen in zip(adm.plans, adm.penalty) if dist[i] < INF),
+                   default=(INF, 0))
+        return float(-best[1])
+
     # --- calls and kans -------------------------------------------------------------------
 
-    def after_call(self, view: PlayerView, call: Action, counts: Sequence[int],
-                   melds: tuple[Meld, ...]) -> float:
-        """Value distance after the legal ``call`` (chi/pon/open kan) of the target tile,
-        counting only plans worth ``min_points``: after chi/pon, the best discard's distance;
-        after an open kan, the hand's."""
+    def after_call_options(self, view: PlayerView, call: Action, counts: Sequence[int],
+                           melds: tuple[Meld, ...]) -> dict[int, Discard]:
+        """Every discard after the legal chi/pon ``call`` of the target tile (all discards'
+        acceptance and points, as ``discards(ukeire="all")``); for an open kan, the hand
+        after it as its one option (keyed -1)."""
+        after, new_melds = self._called(view, call, counts)
+        if call.kind == "minkan":
+            dist, accept = self.acceptance(after, new_melds, view)
+            return {-1: Discard(dist, accept, False, self.hand_points(after, new_melds, view))}
+        tiles = [t for t in range(34) if after[t]]
+        return self.discards(after, new_melds, view, tiles, ukeire="all")
+
+    @staticmethod
+    def _called(view: PlayerView, call: Action, counts: Sequence[int]
+                ) -> tuple[list[int], tuple[Meld, ...]]:
+        """The concealed counts and melds after the legal ``call`` of the target tile."""
         x = view.target_tile
         after = list(counts)
         if call.kind == "chi":
@@ -315,11 +384,18 @@ class Evaluator:
             meld = Meld("minkan", (x,) * 4, x, view.target_from)
         for t in used:
             after[t] -= 1
-        new_melds = melds + (meld,)
+        return after, tuple(view.melds[view.seat]) + (meld,)
+
+    def after_call(self, view: PlayerView, call: Action, counts: Sequence[int],
+                   melds: tuple[Meld, ...]) -> float:
+        """Value distance after the legal ``call`` (chi/pon/open kan) of the target tile,
+        counting only plans worth ``min_points``: after chi/pon, the best discard's distance;
+        after an open kan, the hand's."""
+        after, new_melds = self._called(view, call, counts)
         if call.kind == "minkan":
             return self.hand(after, new_melds, view, hard_only=True)[0]
         tiles = [t for t in range(34) if after[t]]
-        evals = self.discards(after, new_melds, view, tiles, hard_only=True, ukeire=False)
+        evals = self.discards(after, new_melds, view, tiles, hard_only=True, ukeire=None)
         return min(e.dist for e in evals.values())
 
     def kan_keeps(self, view: PlayerView, kan: Action, counts: Sequence[int],

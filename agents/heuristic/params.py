@@ -1,15 +1,22 @@
 """The heuristic's parameters, its presets and parameter files.
 
 ``heuristic:v1`` is the player as it stood when the heuristic was first measured (the frozen
-yardstick of every later comparison); ``heuristic`` is the tuned default.
+yardstick of every later comparison: ``tests/agents/test_v1.py``); ``heuristic`` is the tuned
+default, read from ``tuned.json`` beside this module (written by ``mjenv tune heuristic``);
+``heuristic:PATH`` reads any such file.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import json
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
 
 from agents.heuristic.defence import DefenceParams
 from agents.heuristic.evaluator import EvalParams
+from agents.heuristic.models import RiskModel
+
+TUNED = Path(__file__).with_name("tuned.json")
 
 
 @dataclass(frozen=True)
@@ -18,18 +25,27 @@ class HeuristicParams:
 
     value_planning: aim at plans worth ``min_points`` and check waits with the scorer; off =
         plain tile efficiency (shanten + effective tiles over standard shape and 七对子).
-    defence: weigh discards by opponent threat × tile danger.
+    defence: weigh discards against the risk of dealing in (``defence_model``).
     calls: allow chi/pon/open kan at all.
     kans: allow concealed/added/open kans.
     soft_margin, soft_penalty: a plan up to ``soft_margin`` points short of ``min_points``
         still counts, as if ``soft_penalty`` tiles further away.
-    ukeire_weight: weight of log(1 + effective unseen tiles) against one tile of distance.
     ron_share: weight of a wait that is a legal ron (vs legal only by tsumo) at tenpai.
-    defence_weight: λ per tile of distance; λ = defence_weight × best distance.
-    call_threat: no call that leaves the hand short of tenpai once some opponent's threat
-        reaches this.
     loose_tables: v1's distance tables (a target with a pair may hold five or more copies of
         a rank); off for every later version.
+    acceptance: ``"ties"`` (v1): the ukeire is counted only where discards tie on distance;
+        ``"all"``: for every discard.
+    ukeire_weight: weight of ln(1 + ukeire) against one tile of distance.
+    value_weight: weight of ln(points / min_points) (the points a win of the hand left by
+        the discard may bring: at tenpai its legal wins', else ``gain`` of its best plan's
+        floor) against one tile of distance.
+    defence_model: ``"v1"``: λ · Σ threat × danger, λ = ``defence_weight`` × distance
+        (``danger``: v1's threat model); ``"risk"``: ``risk_weight`` × the expected extra
+        loss of dealing in over what the hand stands to win (``risk``, ``win``, ``gain``:
+        models fitted by ``training.calibrate``; the stake at least ``stake_floor`` points;
+        opponents less than ``ready_floor`` likely to be ready left out).
+    call_threat: no call that leaves the hand short of tenpai once some opponent's threat
+        (v1's score, or P(ready)) reaches this.
     """
 
     value_planning: bool = True
@@ -38,12 +54,30 @@ class HeuristicParams:
     kans: bool = True
     soft_margin: int = 3
     soft_penalty: float = 1.0
-    ukeire_weight: float = 0.15
     ron_share: float = 0.75
-    defence_weight: float = 0.9
-    call_threat: float = 0.6
     loose_tables: bool = True
+    acceptance: str = "ties"
+    ukeire_weight: float = 0.15
+    value_weight: float = 0.0
+    defence_model: str = "v1"
+    defence_weight: float = 0.9
     danger: DefenceParams = field(default_factory=DefenceParams)
+    risk: RiskModel | None = None
+    win: tuple[float, ...] = ()
+    gain: tuple[float, float] = (0.0, 1.0)
+    risk_weight: float = 1.0
+    stake_floor: float = 1.0
+    ready_floor: float = 0.02
+    call_threat: float = 0.6
+
+    def __post_init__(self) -> None:
+        if self.acceptance not in ("ties", "all"):
+            raise ValueError(f"acceptance must be 'ties' or 'all', got {self.acceptance!r}")
+        if self.defence_model not in ("v1", "risk"):
+            raise ValueError(f"defence_model must be 'v1' or 'risk', got "
+                             f"{self.defence_model!r}")
+        if self.defence_model == "risk" and (not self.win or self.risk is None):
+            raise ValueError("defence_model 'risk' needs the fitted win and risk models")
 
     def evaluation(self) -> EvalParams:
         return EvalParams(self.value_planning, self.soft_margin, self.soft_penalty,
@@ -54,17 +88,70 @@ class HeuristicParams:
         """``heuristic:efficiency``: tile efficiency only (no value plans, no defence)."""
         return cls(value_planning=False, defence=False)
 
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "HeuristicParams":
+        """The parameters of a parameter file's ``params`` (unknown keys are an error)."""
+        known = {f.name: f for f in fields(cls)}
+        unknown = set(data) - set(known)
+        if unknown:
+            raise ValueError(f"unknown heuristic parameter(s): {', '.join(sorted(unknown))}")
+        values = dict(data)
+        if "danger" in values:
+            values["danger"] = DefenceParams(**values["danger"])
+        if values.get("risk") is not None:
+            values["risk"] = RiskModel(**{k: tuple(v) for k, v in values["risk"].items()})
+        for name in ("win", "gain"):
+            if name in values:
+                values[name] = tuple(values[name])
+        return cls(**values)
+
+
+def save_params(path: str | Path, params: HeuristicParams, note: dict | None = None) -> None:
+    """Write a parameter file: ``{"params": …, "note": …}`` (JSON)."""
+    Path(path).write_text(json.dumps({"params": params.to_dict(), "note": note or {}},
+                                     indent=1) + "\n")
+
+
+def load_params(path: str | Path) -> HeuristicParams:
+    """Read a parameter file written by ``save_params`` (``mjenv tune heuristic``)."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"heuristic:{path}: no such parameter file") from None
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"heuristic:{path}: not a parameter file ({e})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("params"), dict):
+        raise ValueError(f"heuristic:{path}: not a parameter file (no 'params' object)")
+    try:
+        return HeuristicParams.from_dict(data["params"])
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"heuristic:{path}: {e}") from None
+
 
 V1 = HeuristicParams()
 
 
+def default() -> HeuristicParams:
+    """The tuned default (``tuned.json``); v1 until a tuning has been shipped."""
+    return load_params(TUNED) if TUNED.exists() else V1
+
+
 def params_for(variant: str) -> HeuristicParams:
-    """The preset behind ``heuristic[:variant]``."""
-    if variant in ("", "v1"):
+    """The preset behind ``heuristic[:variant]`` (a variant naming a file loads it)."""
+    if variant == "":
+        return default()
+    if variant == "v1":
         return V1
     if variant == "efficiency":
         return HeuristicParams.efficiency_only()
     if variant == "nodefence":
-        return replace(HeuristicParams(), defence=False)
+        return replace(default(), defence=False)
+    if variant.endswith(".json") or "/" in variant or Path(variant).exists():
+        return load_params(variant)
     raise ValueError(f"unknown heuristic variant {variant!r}: use heuristic, heuristic:v1, "
-                     f"heuristic:efficiency or heuristic:nodefence")
+                     f"heuristic:efficiency, heuristic:nodefence or heuristic:PATH (a "
+                     f"parameter file from mjenv tune heuristic)")

@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("replay", "verify a logged game and play it back in the terminal"),
     "eval": ("eval", "duplicate evaluation of an agent against three opponents"),
     "train": ("train", "train a policy: ppo or bc on this machine, rllib on a Ray cluster"),
+    "tune": ("tune", "tune the heuristic's weights by duplicate evaluation"),
     "plot": ("plot", "draw a training run's learning curves to a PNG"),
 }
 

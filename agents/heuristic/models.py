@@ -1,0 +1,199 @@
+"""The probability models of the expected-points heuristic: how likely a hand is to win, and
+how likely a discard is another seat's winning tile, and what that costs.
+
+Everything here reads only the seat's ``PlayerView``; the coefficients are fitted on self-play,
+where the hidden hands are known (``training.calibrate``), and carried by ``HeuristicParams``.
+
+Winning. P(the seat wins the hand) is a logistic model over ``WIN_FEATURES`` of the hand left
+by a discard: its value distance (1 = ready with a legal wait), the unseen tiles that improve
+it (at tenpai, the legal winning tiles), the wall's progress and the declared melds.
+
+Dealing in. For each opponent ``o`` and each kind
+``t`` the model estimates
+
+    P(o wins on t) = P(o is ready to win by ron) · P(t is one of its winning tiles | ready)
+
+with two logistic models over features a player can see — the opponent's declared melds, the
+wall's progress, how often it discards the tile it just drew (a ready hand stops changing),
+visible flush and value signals; for the tile, its kind (honor, terminal, 2/8), whether ``o``
+discarded it (no permanent furiten here, RULES.md §4, so it is only less likely, not safe), its
+suji, whether it passed ``o`` since ``o``'s last discard (then ``o`` cannot win on it: its hand has
+not changed and a win is always taken), how many copies are unseen, and how much ``o`` threw
+of its suit — and the points such a win is worth, by a linear model over the opponent's
+features. The coefficients are fitted on self-play, where the hidden hands are known
+(``training.calibrate``); nothing here is tuned by hand.
+
+A win by ron costs the discarder ``3P − 12`` (RULES.md §6) where a bystander pays 6, so the
+risk of a discard is ``Σ_o P(o wins on t) · (3·E[P_o] − 18)``, in points.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from mjenv.game.view import PlayerView
+from mjenv.tiles import DRAGONS
+
+LIVE_WALL = 70
+
+WIN_FEATURES = ("bias", "d1", "d2", "d3", "dist", "log_accept", "progress", "d1_progress",
+                "accept_progress", "melds")
+
+
+def win_features(dist: float, accept: float, progress: float, melds: int) -> list[float]:
+    """``WIN_FEATURES`` of a hand after a discard (``dist``: value distance, 1 = ready;
+    counted up to 8)."""
+    d = min(dist, 8.0)
+    onehot = [float(d == k) for k in (1, 2, 3)]
+    la = math.log1p(accept)
+    return [1.0] + onehot + [d, la, progress, onehot[0] * progress, la * progress,
+                             float(melds)]
+
+
+def win_probability(coef: Sequence[float], dist: float, accept: float, progress: float,
+                    melds: int) -> float:
+    x = win_features(dist, accept, progress, melds)
+    return 1.0 / (1.0 + math.exp(-sum(c * v for c, v in zip(coef, x))))
+
+OPPONENT_FEATURES = ("bias", "melds", "progress", "progress_sq", "melds_progress",
+                     "tsumogiri", "flush", "one_suit", "dealer", "value_melds", "discards")
+TILE_FEATURES = ("bias", "honor", "terminal", "two_eight", "genbutsu", "suji", "unseen",
+                 "honor_scarce", "flush_in", "flush_off", "suit_share", "near_discard",
+                 "progress", "melds")
+
+
+@dataclass(frozen=True)
+class RiskModel:
+    """Coefficients: ``ready`` (logistic, over ``OPPONENT_FEATURES``), ``tile`` (logistic,
+    over ``TILE_FEATURES``, given ready), ``value`` (linear, points of a win by ron, over
+    ``OPPONENT_FEATURES``)."""
+
+    ready: tuple[float, ...]
+    tile: tuple[float, ...]
+    value: tuple[float, ...]
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def _melded_suits(view: PlayerView, seat: int) -> set[int]:
+    return {m.tiles[0] // 9 for m in view.melds[seat] if m.tiles[0] < 27}
+
+
+def opponent_features(view: PlayerView, seat: int) -> list[float]:
+    """``OPPONENT_FEATURES`` of ``seat`` as ``view``'s seat sees it."""
+    melds = view.melds[seat]
+    pond = view.ponds[seat]
+    progress = 1.0 - view.live_wall_left / LIVE_WALL
+    recent = pond[-3:]
+    tsumogiri = sum(p.tsumogiri for p in recent) / len(recent) if recent else 0.0
+    suits = _melded_suits(view, seat)
+    one_suit = float(len(melds) >= 1 and len(suits) <= 1)
+    flush = float(len(melds) >= 2 and len(suits) == 1)
+    winds = (27 + view.round_wind, 27 + (seat - view.dealer) % 4)
+    value = sum(1 for m in melds if m.kind != "chi" and (m.tiles[0] in DRAGONS
+                                                         or m.tiles[0] in winds))
+    return [1.0, len(melds), progress, progress * progress, len(melds) * progress,
+            tsumogiri, flush, one_suit, float(seat == view.dealer), value, len(pond) / 18.0]
+
+
+def passed_tiles(view: PlayerView, seat: int) -> set[int]:
+    """Kinds discarded by others since ``seat``'s last discard, taking turns in order (the
+    seats after ``seat`` up to the viewer): ``seat`` did not win on them, and its hand has
+    not changed since, so it cannot win on them now."""
+    out: set[int] = set()
+    s = (seat + 1) % 4
+    while s != view.seat and s != seat:
+        if view.ponds[s]:
+            out.add(view.ponds[s][-1].tile)
+        s = (s + 1) % 4
+    return out
+
+
+_KIND = np.arange(34)
+_HONOR = _KIND >= 27
+_RANK = _KIND % 9
+_SUIT = np.where(_HONOR, 3, _KIND // 9)
+_TERMINAL = ~_HONOR & ((_RANK == 0) | (_RANK == 8))
+_TWO_EIGHT = ~_HONOR & ((_RANK == 1) | (_RANK == 7))
+
+
+def _shifted(dr: int) -> np.ndarray:
+    """Index of the same-suit number tile ``dr`` ranks away, or 34 (a kind never held)."""
+    ok = ~_HONOR & (_RANK + dr >= 0) & (_RANK + dr <= 8)
+    return np.where(ok, _KIND + dr, 34)
+
+
+_SUJI = (_shifted(-3), _shifted(3))
+_NEAR = tuple(_shifted(dr) for dr in (-2, -1, 1, 2))
+
+
+def tile_features(view: PlayerView, seat: int, tiles: Sequence[int],
+                  opp: Sequence[float]) -> np.ndarray:
+    """(len(tiles), len(TILE_FEATURES)) for ``seat`` and each kind of ``tiles``."""
+    pond = [p.tile for p in view.ponds[seat]]
+    discarded = np.zeros(35, bool)
+    discarded[pond] = True
+    t = np.asarray(tiles)
+    flush = opp[OPPONENT_FEATURES.index("flush")] > 0 or \
+        opp[OPPONENT_FEATURES.index("one_suit")] > 0
+    honor = _HONOR[t]
+    unseen = np.asarray(view.unseen)[t]
+    in_suit = flush & (honor | np.isin(_SUIT[t], list(_melded_suits(view, seat))))
+    x = np.empty((len(t), len(TILE_FEATURES)))
+    x[:, 0] = 1.0
+    x[:, 1] = honor
+    x[:, 2] = _TERMINAL[t]
+    x[:, 3] = _TWO_EIGHT[t]
+    x[:, 4] = discarded[t]
+    x[:, 5] = discarded[_SUJI[0][t]] | discarded[_SUJI[1][t]]
+    x[:, 6] = unseen / 4.0
+    x[:, 7] = honor & (unseen <= 1)
+    x[:, 8] = in_suit
+    x[:, 9] = flush & ~in_suit
+    x[:, 10] = np.bincount(_SUIT[pond], minlength=4)[_SUIT[t]] / max(1, len(pond))
+    x[:, 11] = (discarded[_NEAR[0][t]] | discarded[_NEAR[1][t]] | discarded[_NEAR[2][t]]
+                | discarded[_NEAR[3][t]])
+    x[:, 12] = opp[2]
+    x[:, 13] = opp[1]
+    return x
+
+
+def ready_probability(view: PlayerView, model: RiskModel, seat: int) -> float:
+    """P(``seat`` can win by ron now), as ``view``'s seat sees it."""
+    return float(_sigmoid(np.dot(model.ready, opponent_features(view, seat))))
+
+
+def deal_in(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float = 0.0
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """(P(seat o wins on t) (4, len(tiles)) — 0 for the viewer, for tiles that passed ``o``
+    and for opponents less than ``least`` likely to be ready — and the expected points of
+    such a win per seat (4,))."""
+    prob = np.zeros((4, len(tiles)))
+    points = np.zeros(4)
+    for o in range(4):
+        if o == view.seat:
+            continue
+        opp = opponent_features(view, o)
+        ready = float(_sigmoid(np.dot(model.ready, opp)))
+        if ready < least:
+            continue
+        on = _sigmoid(tile_features(view, o, tiles, opp) @ np.asarray(model.tile))
+        passed = passed_tiles(view, o)
+        prob[o] = ready * on * np.array([t not in passed for t in tiles])
+        points[o] = max(float(np.dot(model.value, opp)), view.rules.min_points)
+    return prob, points
+
+
+def risk(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float = 0.0
+         ) -> np.ndarray:
+    """Expected extra loss, in points, of discarding each of ``tiles``: the chance it wins for
+    some seat times what a discarder pays beyond a bystander's 6 (``3P − 18``); opponents
+    less than ``least`` likely to be ready are left out."""
+    prob, points = deal_in(view, model, tiles, least)
+    return (prob * np.maximum(3 * points - 18, 0.0)[:, None]).sum(axis=0)
