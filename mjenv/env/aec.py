@@ -37,8 +37,9 @@ Arguments
 ---------
 ``rules`` and the plain keyword rule options (``min_points=8``), ``episode``,
 ``hand_context``, ``illegal_action``, ``reward_scale``, ``illegal_penalty``, ``render_mode``
-(``"ansi"``, ``"human"``, ``"rgb_array"``), ``tile_style`` — as for ``mjenv.MahjongEnv``. ``reset(seed, options)`` takes the same options (``wall``, ``dealer``,
-``round_wind``, ``repeat``, ``scores``); unknown keys are ignored with a warning (PettingZoo's
+(``"ansi"``, ``"human"``, ``"rgb_array"``), ``tile_style`` — as for ``mjenv.MahjongEnv``.
+``reset(seed, options)`` takes the same options (``wall``, ``dealer``, ``round_wind``,
+``repeat``, ``scores``); unknown keys are ignored with a warning (PettingZoo's
 ``api_test`` passes an arbitrary one), where ``MahjongEnv`` raises ``ValueError``.
 
 Version History
