@@ -77,9 +77,12 @@ def _header(round_wind: int, dealer: int, repeat: int, live: int) -> str:
             f"live wall {live}")
 
 
-def _target_line(phase: str, target: int | None, target_from: int | None, style: str) -> str:
+def _target_line(phase: str, target: int | None, target_from: int | None, style: str,
+                 hidden: bool = False) -> str:
+    """What is being decided. ``hidden``: another seat's turn seen from one seat's view, whose
+    drawn tile it cannot see (so no tile does not mean the turn follows a call)."""
     if phase == "turn":
-        if target is None:
+        if target is None and not hidden:
             return f"turn of seat {target_from} (after a call: discard only)"
         return f"turn of seat {target_from}"
     what = "discard" if phase == "claim" else "added kan"
@@ -145,7 +148,8 @@ def render_view(view: PlayerView, *, style: str = "unicode") -> str:
     if style not in TILE_STYLES:
         raise ValueError(f"style must be one of {TILE_STYLES}, got {style!r}")
     lines = [_header(view.round_wind, view.dealer, view.repeat, view.live_wall_left),
-             _target_line(view.phase, view.target_tile, view.target_from, style)]
+             _target_line(view.phase, view.target_tile, view.target_from, style,
+                          hidden=view.phase == "turn" and view.target_from != view.seat)]
     drawn = view.target_tile if view.phase == "turn" and view.target_from == view.seat else None
     for k in range(4):
         seat = (view.seat + k) % 4
