@@ -30,8 +30,11 @@ def _load(name: str):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    from mjenv import __version__
+
     parser = argparse.ArgumentParser(prog="mjenv", description="海森林 competitive mahjong: "
                                      "rule engine, RL environments, agents and training")
+    parser.add_argument("--version", action="version", version=f"mjenv {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, help_text) in COMMANDS.items():
         sub.add_parser(name, help=help_text, add_help=False)
