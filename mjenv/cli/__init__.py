@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("demo", "four baseline agents play a match, then a short evaluation"),
     "play": ("play", "play one seat against three agents in the terminal"),
     "replay": ("replay", "verify a logged game and play it back in the terminal"),
+    "view": ("view", "write a logged game as an HTML page to step through in a browser"),
     "eval": ("eval", "duplicate evaluation of an agent against three opponents"),
     "train": ("train", "train a policy: ppo or bc on this machine, rllib on a Ray cluster"),
     "plot": ("plot", "draw a training run's learning curves to a PNG"),
