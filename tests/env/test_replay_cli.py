@@ -31,8 +31,8 @@ def test_replay_plays_back(tmp_path, capsys):
     assert ("exhaustive draw" in out) or (" wins " in out)
 
 
-def test_replay_match_json_array(tmp_path, capsys):
-    match = Match(RuleConfig(rounds=1), seed=5)
+def _played_match(rounds: int = 1, seed: int = 5):
+    match = Match(RuleConfig(rounds=rounds), seed=seed)
     rng = np.random.default_rng(0)
     while True:
         hand = match.hand
@@ -41,8 +41,12 @@ def test_replay_match_json_array(tmp_path, capsys):
             legal = hand.legal_actions(seat)
             hand.step(seat, legal[int(rng.integers(len(legal)))])
         if match.over:
-            break
+            return match
         match.next_hand()
+
+
+def test_replay_match_json_array(tmp_path, capsys):
+    match = _played_match()
     path = tmp_path / "match.json"
     path.write_text(json.dumps(match.log), encoding="utf-8")
     assert main(["replay", str(path), "--verify-only"]) == 0
@@ -64,20 +68,6 @@ def test_tampered_log_is_refused(tmp_path, capsys):
     assert main(["replay", str(path), "--delay", "0"]) == 1
     assert "does not replay" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "missing.jsonl")]) == 1
-
-
-def _played_match(rounds: int = 1, seed: int = 5):
-    match = Match(RuleConfig(rounds=rounds), seed=seed)
-    rng = np.random.default_rng(0)
-    while True:
-        hand = match.hand
-        while not hand.over:
-            seat = hand.to_act[0]
-            legal = hand.legal_actions(seat)
-            hand.step(seat, legal[int(rng.integers(len(legal)))])
-        if match.over:
-            return match
-        match.next_hand()
 
 
 def test_a_match_log_cut_mid_hand_fails(tmp_path, capsys):
