@@ -22,7 +22,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from mjenv.env.render import _WIND_NAMES, _drawn, _header, _result_lines, _target_line
+from mjenv.env.render import WIND_NAMES, drawn_tile, table_status
 from mjenv.faces import BACK_FILL, FACE_EDGE, FACE_FILL, FACES, TABLE_FELT
 from mjenv.game import Hand, PondTile
 from mjenv.tiles import Meld
@@ -135,7 +135,7 @@ def _panel(img: Any, d: Any, hand: Hand, seat: int, drawn: int | None, acting: b
                         outline=_ACTING if acting else _PANEL_EDGE, width=3 if acting else 1)
     left, right = x0 + 14, x1 - 14
     wind = (seat - hand.dealer) % 4
-    head = f"seat {seat}  {_WIND_NAMES[wind]}{'  dealer' if seat == hand.dealer else ''}"
+    head = f"seat {seat}  {WIND_NAMES[wind]}{'  dealer' if seat == hand.dealer else ''}"
     d.text((left, y0 + 12), head, fill=_ACTING if acting else _TEXT, font=_font(16))
     score = f"{hand.scores_after[seat]:+d}{'  furiten' if hand.furiten(seat) else ''}"
     d.text((right, y0 + 12), score, fill=_TEXT, anchor="ra", font=_font(16))
@@ -159,15 +159,9 @@ def _centre(d: Any, hand: Hand, to_act: Sequence[int]) -> None:
     x0, y0, x1, y1 = _CENTRE
     d.rounded_rectangle((x0 + 4, y0 + 4, x1 - 4, y1 - 4), radius=8, fill="#0f2e22",
                         outline=_PANEL_EDGE)
-    lines = [_header(hand.round_wind, hand.dealer, hand.repeat, hand.live_wall_left)]
-    if hand.result is None:
-        view = hand.view(hand.dealer)             # public fields only: phase and target
-        target = _drawn(hand)[1] if hand.phase == "turn" else view.target_tile
-        lines.append(_target_line(hand.phase, target, view.target_from, "ascii"))
-        if to_act:
-            lines.append("to act: " + ", ".join(f"seat {s}" for s in to_act))
-    else:
-        lines.extend(_result_lines(hand))
+    lines = table_status(hand, "ascii")
+    if hand.result is None and to_act:
+        lines.append("to act: " + ", ".join(f"seat {s}" for s in to_act))
     y = y0 + 16
     for i, line in enumerate(lines):
         d.text((x0 + 18, y), line, fill=_TEXT if i < 2 else _DIM_TEXT,
@@ -182,7 +176,7 @@ def draw_table(hand: Hand, *, to_act: Sequence[int] = ()) -> np.ndarray:
     Image, ImageDraw, _ = _pillow()
     img = Image.new("RGB", (WIDTH, HEIGHT), TABLE_FELT)
     d = ImageDraw.Draw(img)
-    drawn_seat, drawn = _drawn(hand)
+    drawn_seat, drawn = drawn_tile(hand)
     for seat in range(4):
         _panel(img, d, hand, seat, drawn if seat == drawn_seat else None, seat in to_act)
     _centre(d, hand, to_act)

@@ -23,12 +23,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from mjenv.env.render import WIND_NAMES
 from mjenv.game import Action, Hand, Match, ReplayError, replay
 from mjenv.rules import RuleConfig
 from mjenv.scoring.yaku import YAKU
-from mjenv.tiles import TILE_NAMES, WIND_LETTERS
-
-_WINDS = ("East", "South", "West", "North")
+from mjenv.tiles import TILE_NAMES
 
 
 class _Recorder(list):
@@ -102,7 +101,7 @@ def _frame(ev: dict, hand: Hand, number: int) -> dict[str, Any]:
     kind = ev.get("type")
     frame: dict[str, Any] = {"kind": kind, "seats": []}
     if kind == "deal":
-        frame["text"] = (f"hand {number}: {_WINDS[ev['round_wind']]} round, dealer seat "
+        frame["text"] = (f"hand {number}: {WIND_NAMES[ev['round_wind']]} round, dealer seat "
                          f"{ev['dealer']}, repeat {ev['repeat']} (dealer bonus "
                          f"D = {1 + ev['repeat']})")
         frame["seats"] = [ev["dealer"]]
@@ -197,8 +196,8 @@ def build(events: list[dict], *, title: str = "") -> dict[str, Any]:
     for number, (b, e) in enumerate(zip(starts, starts[1:] + [len(events) - tail]), 1):
         deal = events[b]
         hands.append({"number": number, "dealer": deal["dealer"],
-                      "round": _WINDS[deal["round_wind"]], "wind": deal["round_wind"],
-                      "repeat": deal["repeat"], "frames": _hand_frames(rules, events[b:e], number)})
+                      "round": WIND_NAMES[deal["round_wind"]], "repeat": deal["repeat"],
+                      "frames": _hand_frames(rules, events[b:e], number)})
     last_hand = result.hand if is_match else result
     if tail:
         end = events[-1]
@@ -210,7 +209,7 @@ def build(events: list[dict], *, title: str = "") -> dict[str, Any]:
     final = list(result.scores if is_match else result.scores_after)
     return {
         "title": title, "rules": rules.to_dict(), "match": is_match,
-        "cut": not last_hand.over, "final_scores": final, "winds": list(WIND_LETTERS),
-        "hands": hands,
+        "cut": not last_hand.over, "final_scores": final, "wind_names": list(WIND_NAMES),
+        "tile_names": list(TILE_NAMES), "hands": hands,
     }
 

@@ -4,10 +4,7 @@
 "use strict";
 (function () {
   const DATA = JSON.parse(document.getElementById("data").textContent);
-  const WINDS = ["East", "South", "West", "North"];
-  const NAMES = [];
-  for (const s of "mps") for (let r = 1; r <= 9; r++) NAMES.push(r + s);
-  for (let r = 1; r <= 7; r++) NAMES.push(r + "z");
+  const WINDS = DATA.wind_names, NAMES = DATA.tile_names;
   const $ = (id) => document.getElementById(id);
 
   // Every frame with its full state (the data holds only what changed) and the settlement
@@ -74,7 +71,8 @@
     box.textContent = "";
     box.classList.toggle("acting", frame.seats.includes(seat));
     const head = el("div", "head");
-    const name = el("span", "name", "seat " + seat + " \u00b7 " + WINDS[(seat - hand.dealer + 4) % 4]);
+    const wind = WINDS[(seat - hand.dealer + 4) % 4];
+    const name = el("span", "name", "seat " + seat + " \u00b7 " + wind);
     if (seat === hand.dealer) name.appendChild(el("span", "badge", "dealer"));
     if (st.furiten[seat] && (view === "open" || Number(view) === seat))
       name.appendChild(el("span", "badge furiten", "furiten"));
@@ -88,18 +86,17 @@
     if (drawn !== null && tiles.indexOf(drawn) >= 0) tiles.splice(tiles.indexOf(drawn), 1);
     else drawn = null;
     const show = revealed(item, seat);
-    let pick = frame.pick && frame.pick[0] === seat ? frame.pick[1] : null;
-    if (pick !== null && pick === drawn && show) {
-      pick = null;
-      row.dataset.pick = "drawn";
-    }
+    // the tile a discard or kan decision takes: the drawn one if it is that tile (tsumogiri)
+    const pick = show && frame.pick && frame.pick[0] === seat ? frame.pick[1] : null;
+    const pickDrawn = pick !== null && pick === drawn;
+    let marked = pickDrawn;
     tiles.forEach((t) => {
-      let cls = "";
-      if (pick !== null && t === pick && show) { cls = "pick"; pick = null; }
-      row.appendChild(tile(show ? t : null, cls));
+      const mark = !marked && t === pick;
+      marked = marked || mark;
+      row.appendChild(tile(show ? t : null, mark ? "pick" : ""));
     });
     if (drawn !== null) {
-      row.appendChild(tile(show ? drawn : null, "drawn" + (row.dataset.pick ? " pick" : "")));
+      row.appendChild(tile(show ? drawn : null, "drawn" + (pickDrawn ? " pick" : "")));
     }
     const settle = item.settle;
     if (settle && settle.kind === "ron" && settle.wins.some((w) => w.seat === seat)) {
@@ -139,7 +136,7 @@
   }
 
   function drawSettle(item) {
-    const box = $("settle"), settle = item.settle, hand = DATA.hands[item.hand];
+    const box = $("settle"), settle = item.settle;
     box.textContent = "";
     box.hidden = !settle;
     if (!settle) return;
@@ -148,7 +145,9 @@
                                    w.shape + ")"));
       const table = el("table", "yaku");
       const head = el("tr");
-      ["yaku", "", "", "points"].forEach((h, i) => head.appendChild(el("th", i === 3 ? "num" : "", h)));
+      ["yaku", "", "", "points"].forEach((h, i) => {
+        head.appendChild(el("th", i === 3 ? "num" : "", h));
+      });
       table.appendChild(head);
       w.yaku.forEach((y) => {
         const tr = el("tr");
@@ -311,7 +310,8 @@
   const kind = DATA.match ? "match" : "hand";
   $("title").textContent = "mjenv replay \u00b7 " + (DATA.title ? DATA.title + " \u00b7 " : "") +
     kind + ", " + DATA.hands.length + " hand" + (DATA.hands.length > 1 ? "s" : "") +
-    " \u00b7 min_points " + DATA.rules.min_points + (DATA.match ? ", rounds " + DATA.rules.rounds : "");
+    " \u00b7 min_points " + DATA.rules.min_points +
+    (DATA.match ? ", rounds " + DATA.rules.rounds : "");
   if (DATA.cut) {
     $("banner").hidden = false;
     $("banner").textContent = "This log stops in the middle of hand " + DATA.hands.length +
