@@ -122,6 +122,12 @@ def read_checkpoint_file(path: str | os.PathLike) -> dict[str, Any]:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise CheckpointError(f"{path}: no such checkpoint file") from None
+    except IsADirectoryError:
+        held = sorted((p.name for p in path.glob("*.pt")), key=lambda n: (n != "latest.pt", n))
+        hint = f" (it holds {', '.join(held)}: e.g. {path / held[0]})" if held else ""
+        raise CheckpointError(f"{path}: is a directory, not a checkpoint file{hint}") from None
+    except OSError as exc:
+        raise CheckpointError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     if not raw.startswith(FILE_MAGIC):
         raise CheckpointError(f"{path}: not an mjenv checkpoint (missing the "
                               f"{FILE_MAGIC.strip().decode()!r} header)")

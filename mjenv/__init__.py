@@ -29,7 +29,7 @@ _EXPORTS = {
     "SingleAgentEnv": "mjenv.env",
 }
 
-__all__ = sorted(_EXPORTS) + ["__version__", "register_envs"]
+__all__ = sorted(_EXPORTS) + ["ENV_IDS", "__version__", "register_envs"]
 
 
 def __getattr__(name: str):
@@ -45,14 +45,23 @@ def __dir__() -> list[str]:
     return __all__
 
 
+#: The Gymnasium ids this package registers, and their entry points (strings: the environment
+#: modules load only when an environment is made).
+ENV_IDS = {
+    "mjenv/Mahjong-v0": "mjenv.env.gym_env:MahjongEnv",
+    "mjenv/MahjongSingle-v0": "mjenv.env.single:SingleAgentEnv",
+}
+
+
 def register_envs() -> None:
-    """Register ``mjenv/Mahjong-v0`` with Gymnasium (idempotent). Runs on ``import mjenv`` so
-    that ``gymnasium.make("mjenv/Mahjong-v0")`` works; the entry point is a string, so the
-    environment modules load only when an environment is made."""
+    """Register ``mjenv/Mahjong-v0`` (four seats, ``mjenv.MahjongEnv``) and
+    ``mjenv/MahjongSingle-v0`` (one learner against three agents, ``mjenv.SingleAgentEnv``) with
+    Gymnasium (idempotent). Runs on ``import mjenv`` so that ``gymnasium.make`` knows both ids."""
     import gymnasium
 
-    if "mjenv/Mahjong-v0" not in gymnasium.registry:
-        gymnasium.register(id="mjenv/Mahjong-v0", entry_point="mjenv.env.gym_env:MahjongEnv")
+    for env_id, entry_point in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=entry_point)
 
 
 register_envs()

@@ -6,7 +6,8 @@ training checkpoint so that results are always tied to the rules they were produ
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Mapping
 
 
 @dataclass(frozen=True)
@@ -36,3 +37,30 @@ class RuleConfig:
         if unknown:
             raise ValueError(f"unknown RuleConfig option(s): {', '.join(sorted(unknown))}")
         return cls(**data)
+
+
+def rule_config(rules: RuleConfig | Mapping[str, Any] | None = None, **options: Any) -> RuleConfig:
+    """The RuleConfig an environment is made with: ``rules`` (a RuleConfig, a dict of its
+    fields, or ``None`` for the rulebook's defaults) with ``options`` (plain keyword rule
+    arguments, ``min_points=8``) on top. This is what lets ``gymnasium.make("mjenv/Mahjong-v0",
+    min_points=8)`` and ``rules={"min_points": 8}`` work the same as a RuleConfig.
+
+    Unknown names raise ``TypeError`` (as for any unexpected keyword argument), naming the
+    rule options there are; a bad value raises RuleConfig's ``ValueError``.
+    """
+    known = [f.name for f in fields(RuleConfig)]
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise TypeError(f"unexpected keyword argument(s) {', '.join(map(repr, unknown))}: "
+                        f"neither an option of the environment nor a rule option "
+                        f"({', '.join(known)})")
+    if rules is None:
+        base = RuleConfig()
+    elif isinstance(rules, RuleConfig):
+        base = rules
+    elif isinstance(rules, Mapping):
+        base = RuleConfig.from_dict(dict(rules))
+    else:
+        raise TypeError(f"rules must be a RuleConfig, a dict of its options or None, got "
+                        f"{type(rules).__name__}")
+    return replace(base, **options) if options else base

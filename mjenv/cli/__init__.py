@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("demo", "four baseline agents play a match, then a short evaluation"),
     "play": ("play", "play one seat against three agents in the terminal"),
     "replay": ("replay", "verify a logged game and play it back in the terminal"),
+    "view": ("view", "write a logged game as an HTML page to step through in a browser"),
     "eval": ("eval", "duplicate evaluation of an agent against three opponents"),
     "train": ("train", "train a policy: ppo or bc on this machine, rllib on a Ray cluster"),
     "tune": ("tune", "tune the heuristic's weights by duplicate evaluation"),
@@ -31,8 +32,11 @@ def _load(name: str):
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    from mjenv import __version__
+
     parser = argparse.ArgumentParser(prog="mjenv", description="海森林 competitive mahjong: "
                                      "rule engine, RL environments, agents and training")
+    parser.add_argument("--version", action="version", version=f"mjenv {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, help_text) in COMMANDS.items():
         sub.add_parser(name, help=help_text, add_help=False)

@@ -1,16 +1,20 @@
 """``mjenv audit``: the yaku exclusion audit of RULES.md §9 (see ``mjenv.scoring.audit``).
 
-    mjenv audit [--hands 100000] [--seed 0] [--out docs/exclusions.md] [--workers 1]
+    mjenv audit [--hands 100000] [--seed 0] [--workers 1] [--write | --out PATH]
 
-Generates the hands, evaluates every reading, writes the markdown report and prints a summary.
-Exit status 0 when every yaku was reached at least 30 times (the audit is then complete; any
-candidate it finds is reported, not fixed: the rulebook stays normative), 1 otherwise.
+Generates the hands, evaluates every reading and prints a summary. The markdown report is
+written only when asked: ``--write`` updates the committed ``docs/exclusions.md``, ``--out
+PATH`` writes it to PATH (``-`` prints it). Exit status 0 when every yaku was reached at least
+30 times (the audit is then complete; any candidate it finds is reported, not fixed: the
+rulebook stays normative), 1 otherwise — the last line says so and why — and 2 for bad
+arguments.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 
 DEFAULT_HANDS = 100_000
@@ -23,8 +27,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"generated winning hands (default {DEFAULT_HANDS:,})")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, metavar="S",
                         help=f"generator seed (default {DEFAULT_SEED})")
-    parser.add_argument("--out", default=DEFAULT_OUT, metavar="PATH",
-                        help=f"markdown report (default {DEFAULT_OUT}; '-' prints it instead)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--write", action="store_true",
+                       help=f"write the report to {DEFAULT_OUT} (the committed docs)")
+    where.add_argument("--out", default=None, metavar="PATH",
+                       help="write the report to PATH instead ('-' prints it)")
     parser.add_argument("--workers", type=int, default=1, metavar="W",
                         help="worker processes (default 1; the report does not depend on it)")
 
@@ -34,26 +41,33 @@ def run(args: argparse.Namespace) -> int:
                                      run_audit, unreached)
 
     if args.hands < 1 or args.workers < 1:
-        print("mjenv audit: --hands and --workers must be >= 1")
+        print("mjenv audit: --hands and --workers must be >= 1", file=sys.stderr)
         return 2
+    out = DEFAULT_OUT if args.write else args.out
     t0 = time.perf_counter()
     stats = run_audit(args.hands, args.seed, workers=args.workers)
     elapsed = time.perf_counter() - t0
     command = f"mjenv audit --hands {args.hands} --seed {args.seed}"
-    if args.out != DEFAULT_OUT:
-        command += f" --out {args.out}"
+    command += " --write" if args.write else f" --out {out}" if out not in (None, "-") else ""
     report = render_report(stats, command, args.seed)
-    if args.out == "-":
+    if out == "-":
         print(report, end="")
-    else:
-        os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(report)
+    elif out is not None:
+        try:
+            os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+            with open(out, "w", encoding="utf-8") as f:
+                f.write(report)
+        except OSError as exc:
+            print(f"mjenv audit: cannot write the report to {out}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
     cands = [c for c in candidates(stats) if not c.covered_by]
     unexpected = [r for r in exclusion_rows(stats) if r.unexpected]
     missing = unreached(stats)
+    written = {None: f"; report not written (--write updates {DEFAULT_OUT}, --out PATH "
+                     f"writes it elsewhere)", "-": ""}
     print(f"audited {stats.hands:,} hands, {stats.readings:,} readings in {elapsed:.1f} s"
-          + ("" if args.out == "-" else f"; report written to {args.out}"))
+          + written.get(out, f"; report written to {out}"))
     print(f"(b) candidates for a missing exclusion: {len(cands)}"
           + "".join(f"\n    {c.a} -> {c.b} ({c.with_a} readings)" for c in cands))
     print(f"(a) listed exclusions with A but not B where B applies: {len(unexpected)}"
@@ -61,6 +75,9 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         print(f"coverage: {len(missing)} yaku reached fewer than {MIN_REACH} times: "
               f"{', '.join(missing)}")
+        print(f"mjenv audit: exit status 1: the audit is incomplete ({len(missing)} yaku seen "
+              f"fewer than {MIN_REACH} times in {stats.hands:,} hands); raise --hands (the "
+              f"default {DEFAULT_HANDS:,} reaches every yaku)", file=sys.stderr)
         return 1
     print(f"coverage: every yaku reached at least {MIN_REACH} times")
     return 0

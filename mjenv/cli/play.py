@@ -4,8 +4,8 @@
 
 After every event the table is drawn as the person's seat sees it (``mjenv.env.render``);
 when the person must decide, the legal actions are listed as a numbered menu — answer with the
-number or the action's text (``discard 5m``, ``pon``, ``pass``); anything else brings the menu
-back. Each hand ends with the winner's yaku, points and every seat's payment. ``q`` (or end of
+number or the action's text (``discard 5m``, ``pon``, ``pass``), or just the tile to discard it
+(``5m``); anything else brings the menu back. Each hand ends with the winner's yaku, points and every seat's payment. ``q`` (or end of
 input) leaves. The session runs a whole match (``RuleConfig.rounds`` wind rounds) unless
 ``--hands`` stops it earlier.
 """
@@ -60,11 +60,21 @@ def _ask(view, out: TextIO, inp: TextIO) -> object:
         try:
             action = Action.parse(answer)
         except ValueError:
-            action = None
+            action = _discard_of(answer)
         if action in legal:
             return action
-        out.write(f"'{answer}' is not one of the choices: type a number 1–{len(legal)} "
-                  f"or the action's text.\n")
+        out.write(f"'{answer}' is not one of the choices: type a number 1–{len(legal)}, "
+                  f"the action's text, or a tile to discard it.\n")
+
+
+def _discard_of(answer: str) -> object:
+    """``5z`` alone means ``discard 5z``; ``None`` when the answer is not one tile."""
+    from mjenv.game import Action
+    from mjenv.tiles import parse_tile
+    try:
+        return Action("discard", parse_tile(answer))
+    except ValueError:
+        return None
 
 
 def _event(seat: int, action, human: int) -> str:

@@ -2,15 +2,15 @@
 
 The log is JSON lines (``mjenv.game.dump_log``) or one JSON array of events. Verification
 re-runs every decision through the engine (``mjenv.game.replay``) and stops at the first
-event the engine does not reproduce; only a verified log is played back, one frame per
-decision, with ``--delay`` seconds between frames or ``--step`` to wait for Enter.
+event the engine does not reproduce; a log cut in the middle of a hand fails too (a match log
+may stop between hands). Only a verified log is played back, one frame per decision, with
+``--delay`` seconds between frames or ``--step`` to wait for Enter. Exit status 1 when the
+log cannot be read or does not replay, one line naming why.
 """
 
 from __future__ import annotations
 
 import argparse
-import io
-import json
 import sys
 import time
 from typing import Iterator
@@ -25,19 +25,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="tiles as 1m…7z instead of Unicode glyphs")
     parser.add_argument("--verify-only", action="store_true",
                         help="check the log against the engine, no playback")
-
-
-def _load(path: str) -> list[dict]:
-    from mjenv.game import load_log
-
-    with open(path, encoding="utf-8") as fp:
-        text = fp.read()
-    if text.lstrip().startswith("["):
-        events = json.loads(text)
-        if not isinstance(events, list):
-            raise ValueError(f"{path}: a JSON log must be an array of events")
-        return events
-    return load_log(io.StringIO(text))
 
 
 def _frames(events: list[dict], style: str) -> Iterator[str]:
@@ -63,19 +50,21 @@ def _frames(events: list[dict], style: str) -> Iterator[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mjenv.game import Match, ReplayError, replay
+    from mjenv.game import Match, ReplayError, read_log, replay
 
     try:
-        events = _load(args.log)
-        result = replay(events)
+        events = read_log(args.log)
+        result = replay(events, require_hand_end=True)
     except (OSError, ValueError) as exc:          # ReplayError is a ValueError
         kind = "does not replay" if isinstance(exc, ReplayError) else "cannot be read"
         print(f"mjenv replay: {args.log} {kind}: {exc}", file=sys.stderr)
         return 1
     hands = sum(1 for ev in events if ev.get("type") == "deal")
     scores = result.scores if isinstance(result, Match) else result.scores_after
+    early = " (the match stops here, before its last round)" \
+        if isinstance(result, Match) and not result.over else ""
     print(f"verified: {hands} hand(s), {len(events)} events; final scores "
-          f"{' '.join(f'{s:+d}' for s in scores)}")
+          f"{' '.join(f'{s:+d}' for s in scores)}{early}")
     if args.verify_only:
         return 0
     clear = sys.stdout.isatty()

@@ -2,11 +2,12 @@
 
 - :class:`MahjongEnv` — Gymnasium, turn-based four seats (``mjenv/Mahjong-v0``);
 - ``mjenv.pettingzoo.env()`` — PettingZoo AEC (:class:`~mjenv.env.aec.MahjongAEC`);
-- :class:`SingleAgentEnv` — one learner against three agents, for single-agent libraries.
+- :class:`SingleAgentEnv` — one learner against three agents, for single-agent libraries
+  (``mjenv/MahjongSingle-v0``).
 
 All three drive the engine through :class:`~mjenv.env.core.Table`, so rewards, masks and the
-illegal-action policy are defined once. Call :func:`register_envs` (``import mjenv`` does) to
-make ``gymnasium.make("mjenv/Mahjong-v0")`` work.
+illegal-action policy are defined once, and render through ``mjenv.env.display``. Call
+:func:`register_envs` (``import mjenv`` does) to make ``gymnasium.make`` know both ids.
 """
 
 from __future__ import annotations
@@ -15,16 +16,17 @@ from mjenv.env.actions import NUM_ACTIONS, decode_action, encode_action, legal_m
 from mjenv.env.core import IllegalActionWarning
 from mjenv.env.gym_env import ENV_ID, MahjongEnv
 from mjenv.env.observation import NUM_PLANES, PLANES, encode
-from mjenv.env.single import SingleAgentEnv
+from mjenv.env.single import SINGLE_ENV_ID, SingleAgentEnv
 
 __all__ = [
     "ENV_ID", "IllegalActionWarning", "MahjongEnv", "NUM_ACTIONS", "NUM_PLANES", "PLANES",
-    "SingleAgentEnv", "decode_action", "encode", "encode_action", "legal_mask", "register_envs",
+    "SINGLE_ENV_ID", "SingleAgentEnv", "decode_action", "encode", "encode_action", "legal_mask",
+    "register_envs",
 ]
 
 
 def register_envs() -> None:
-    """Register ``mjenv/Mahjong-v0`` with Gymnasium (idempotent; ``import mjenv`` already does)."""
+    """Register both Gymnasium ids (idempotent; ``import mjenv`` already does)."""
     import mjenv
 
     mjenv.register_envs()

@@ -35,20 +35,22 @@ All agents terminate together when the hand ends (``episode="hand"``) or the mat
 
 Arguments
 ---------
-``rules``, ``episode``, ``hand_context``, ``illegal_action``, ``reward_scale``,
-``illegal_penalty``, ``render_mode`` (``"ansi"``/``"human"``), ``tile_style`` — as for
-``mjenv.MahjongEnv``. ``reset(seed, options)`` takes the same options (``wall``, ``dealer``,
-``round_wind``, ``repeat``, ``scores``); unknown keys are ignored with a warning (PettingZoo's
+``rules`` and the plain keyword rule options (``min_points=8``), ``episode``,
+``hand_context``, ``illegal_action``, ``reward_scale``, ``illegal_penalty``, ``render_mode``
+(``"ansi"``, ``"human"``, ``"rgb_array"``), ``tile_style`` — as for ``mjenv.MahjongEnv``.
+``reset(seed, options)`` takes the same options (``wall``, ``dealer``, ``round_wind``,
+``repeat``, ``scores``); unknown keys are ignored with a warning (PettingZoo's
 ``api_test`` passes an arbitrary one), where ``MahjongEnv`` raises ``ValueError``.
 
 Version History
 ---------------
-- mahjong_v0: initial release.
+- mahjong_v0: initial release. Added since, leaving every game, observation and reward as it
+  was: plain keyword rule arguments and ``rules`` as a dict; ``render_mode="rgb_array"``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 import gymnasium
 import numpy as np
@@ -59,35 +61,32 @@ from pettingzoo.utils import wrappers
 
 from mjenv.env.actions import NUM_ACTIONS
 from mjenv.env.core import HAND_OPTIONS, ILLEGAL_PENALTY, REWARD_SCALE, Table
+from mjenv.env.display import METADATA, TableRendering, check_render_args
 from mjenv.env.gym_env import observation_space
-from mjenv.env.render import TILE_STYLES
-from mjenv.rules import RuleConfig
+from mjenv.rules import RuleConfig, rule_config
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
 
 
-class MahjongAEC(AECEnv, EzPickle):
+class MahjongAEC(TableRendering, AECEnv, EzPickle):
     """Four-agent AEC mahjong; see the module docstring."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "mahjong_v0",
-                "is_parallelizable": False, "render_fps": 4}
+    metadata = {**METADATA, "name": "mahjong_v0", "is_parallelizable": False}
 
-    def __init__(self, rules: RuleConfig = RuleConfig(), *, episode: str = "hand",
-                 hand_context: str = "fixed", illegal_action: str = "penalize",
-                 reward_scale: float = REWARD_SCALE, illegal_penalty: float = ILLEGAL_PENALTY,
-                 render_mode: str | None = None, tile_style: str = "unicode") -> None:
+    def __init__(self, rules: RuleConfig | Mapping[str, Any] | None = None, *,
+                 episode: str = "hand", hand_context: str = "fixed",
+                 illegal_action: str = "penalize", reward_scale: float = REWARD_SCALE,
+                 illegal_penalty: float = ILLEGAL_PENALTY, render_mode: str | None = None,
+                 tile_style: str = "unicode", **rule_options: Any) -> None:
         EzPickle.__init__(self, rules, episode=episode, hand_context=hand_context,
                           illegal_action=illegal_action, reward_scale=reward_scale,
                           illegal_penalty=illegal_penalty, render_mode=render_mode,
-                          tile_style=tile_style)
+                          tile_style=tile_style, **rule_options)
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        if tile_style not in TILE_STYLES:
-            raise ValueError(f"tile_style must be one of {TILE_STYLES}, got {tile_style!r}")
-        self.table = Table(rules, episode=episode, hand_context=hand_context,
-                           illegal_action=illegal_action, reward_scale=reward_scale,
-                           illegal_penalty=illegal_penalty)
+        check_render_args(render_mode, tile_style)
+        self.table = Table(rule_config(rules, **rule_options), episode=episode,
+                           hand_context=hand_context, illegal_action=illegal_action,
+                           reward_scale=reward_scale, illegal_penalty=illegal_penalty)
         self.render_mode = render_mode
         self.tile_style = tile_style
         self.possible_agents = list(AGENTS)
@@ -151,16 +150,6 @@ class MahjongAEC(AECEnv, EzPickle):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode")
-            return None
-        text = self.table.render(self.tile_style)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
 
     def close(self) -> None:
         pass

@@ -16,6 +16,7 @@ import warnings
 from typing import Any, Mapping, NamedTuple
 
 import numpy as np
+from gymnasium.error import ResetNeeded
 
 from mjenv.env.actions import NUM_ACTIONS, decode_action, describe, legal_ids, legal_mask
 from mjenv.env.observation import encode
@@ -121,7 +122,7 @@ class Table:
     @property
     def seat(self) -> int:
         """The seat to act now (the lowest of ``to_act``); after the end, the last actor."""
-        to_act = self.hand.to_act
+        to_act = self.require_hand().to_act
         return to_act[0] if to_act and not self.done else self._last_seat
 
     def view(self, seat: int | None = None) -> PlayerView:
@@ -133,18 +134,31 @@ class Table:
     def _current(self) -> tuple[PlayerView, np.ndarray]:
         """(view, mask) of the seat to act, built once per decision."""
         if self._cache is None:
+            self.require_hand()
             view = self.hand.view(self.seat)
             mask = legal_mask(view) if not self.done else np.zeros(NUM_ACTIONS, dtype=np.int8)
             self._cache = (view, mask)
         return self._cache
 
+    def require_hand(self) -> Hand:
+        """The hand being played; ``ResetNeeded`` (one line) before the first ``reset``."""
+        if self.hand is None:
+            raise ResetNeeded("the environment has no game yet: call reset() first")
+        return self.hand
+
     def mask(self) -> np.ndarray:
         """A copy of the seat to act's legal-action mask (all zero once the episode is over)."""
         return self._current()[1].copy()
 
-    def render(self, style: str) -> str:
-        """The whole table as text (``mjenv.env.render.render_table``), the seat to act marked."""
-        return render_table(self.hand, style=style, to_act=() if self.done else (self.seat,))
+    def render(self, mode: str, style: str) -> str | np.ndarray:
+        """The whole table, the seat to act marked: text (``render_table``) for ``"ansi"`` and
+        ``"human"``, an RGB array (``mjenv.env.image.draw_table``) for ``"rgb_array"``."""
+        hand = self.require_hand()
+        to_act = () if self.done else (self.seat,)
+        if mode == "rgb_array":
+            from mjenv.env.image import draw_table
+            return draw_table(hand, to_act=to_act)
+        return render_table(hand, style=style, to_act=to_act)
 
     def observe(self, seat: int | None = None) -> tuple[dict[str, np.ndarray], PlayerView]:
         """``({"observation", "action_mask"}, view)`` of ``seat`` (default: the seat to act).
@@ -168,6 +182,7 @@ class Table:
         game and ends the episode (``Outcome.illegal``).
         """
         if self.done:
+            self.require_hand()
             raise RuntimeError("the episode is over: call reset()")
         seat = self.seat
         view, mask = self._current()

@@ -100,7 +100,10 @@ mask; ``info["result"]`` holds the engine's ``HandResult`` on every step that en
 
 Arguments
 ---------
-- ``rules``: ``RuleConfig`` (``min_points``, ``rounds``).
+- ``rules``: a ``RuleConfig``, a dict of its options (``{"min_points": 8}``) or ``None`` (the
+  rulebook's defaults). The rule options may also be given as plain keyword arguments
+  (``min_points=8``, ``rounds=1``; they override ``rules``), so
+  ``gymnasium.make("mjenv/Mahjong-v0", min_points=8)`` works.
 - ``episode``: ``"hand"`` (default) or ``"match"``.
 - ``hand_context``: ``"fixed"`` (default: dealer seat 0, East round, repeat 0, scores 0) or
   ``"random"`` (hand mode only: dealer and round wind uniform, repeat n with
@@ -110,8 +113,12 @@ Arguments
   an ``IllegalActionWarning`` naming the action and the legal ones) or ``"raise"``
   (``IllegalActionError``, the game untouched).
 - ``reward_scale`` (0.01), ``illegal_penalty`` (−1.0).
-- ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the table as text) or
-  ``"human"`` (prints it); ``tile_style``: ``"unicode"`` (🀇…) or ``"ascii"`` (1m…).
+- ``render_mode``: ``None``, ``"ansi"`` (``render()`` returns the table as text), ``"human"``
+  (prints it on every reset and step) or ``"rgb_array"`` (``render()`` returns the table as an
+  RGB ``uint8`` array of shape (720, 1280, 3): hands, melds, rivers, scores, the decision and
+  the result; for ``gymnasium.wrappers.RecordVideo``); ``tile_style``: ``"unicode"`` (🀇…) or
+  ``"ascii"`` (1m…) for the text modes. Every mode shows the whole table, all hands open
+  (``mjenv.env.display``).
 
 ``reset(seed=None, options=None)``: ``options`` (hand mode) may set ``wall`` (136 tiles in
 the engine's format, RULES.md §2), ``dealer`` (0–3), ``round_wind`` (0–3 or "E"…),
@@ -125,12 +132,14 @@ rule-based agents).
 
 Version History
 ---------------
-- v0: initial release.
+- v0: initial release. Added since, leaving every game, observation and reward as it was:
+  plain keyword rule arguments and ``rules`` as a dict; ``render_mode="rgb_array"``;
+  ``ResetNeeded`` (one line) for ``step``/``render``/``action_masks`` before ``reset``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 import gymnasium as gym
 import numpy as np
@@ -138,9 +147,9 @@ from gymnasium import spaces
 
 from mjenv.env.actions import NUM_ACTIONS
 from mjenv.env.core import ILLEGAL_PENALTY, REWARD_SCALE, Table
+from mjenv.env.display import METADATA, TableRendering, check_render_args
 from mjenv.env.observation import HIGH, LOW
-from mjenv.env.render import TILE_STYLES
-from mjenv.rules import RuleConfig
+from mjenv.rules import RuleConfig, rule_config
 
 ENV_ID = "mjenv/Mahjong-v0"
 
@@ -153,22 +162,20 @@ def observation_space() -> spaces.Dict:
     })
 
 
-class MahjongEnv(gym.Env):
+class MahjongEnv(TableRendering, gym.Env):
     """Turn-based four-seat mahjong; see the module docstring for the full manual."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata = dict(METADATA)
 
-    def __init__(self, rules: RuleConfig = RuleConfig(), *, episode: str = "hand",
-                 hand_context: str = "fixed", illegal_action: str = "penalize",
-                 reward_scale: float = REWARD_SCALE, illegal_penalty: float = ILLEGAL_PENALTY,
-                 render_mode: str | None = None, tile_style: str = "unicode") -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        if tile_style not in TILE_STYLES:
-            raise ValueError(f"tile_style must be one of {TILE_STYLES}, got {tile_style!r}")
-        self.table = Table(rules, episode=episode, hand_context=hand_context,
-                           illegal_action=illegal_action, reward_scale=reward_scale,
-                           illegal_penalty=illegal_penalty)
+    def __init__(self, rules: RuleConfig | Mapping[str, Any] | None = None, *,
+                 episode: str = "hand", hand_context: str = "fixed",
+                 illegal_action: str = "penalize", reward_scale: float = REWARD_SCALE,
+                 illegal_penalty: float = ILLEGAL_PENALTY, render_mode: str | None = None,
+                 tile_style: str = "unicode", **rule_options: Any) -> None:
+        check_render_args(render_mode, tile_style)
+        self.table = Table(rule_config(rules, **rule_options), episode=episode,
+                           hand_context=hand_context, illegal_action=illegal_action,
+                           reward_scale=reward_scale, illegal_penalty=illegal_penalty)
         self.render_mode = render_mode
         self.tile_style = tile_style
         self.observation_space = observation_space()
@@ -207,14 +214,3 @@ class MahjongEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """The current legal-action mask as bool[110] (sb3-contrib ``MaskablePPO``)."""
         return self.table.mask().astype(bool)
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi' "
-                            "or 'human' to MahjongEnv")
-            return None
-        text = self.table.render(self.tile_style)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None

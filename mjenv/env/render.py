@@ -23,7 +23,7 @@ TILE_STYLES = ("unicode", "ascii")
 WIDTH = 80
 POND_PER_LINE = 12
 LEGEND = "marks: * tsumogiri · ^ claimed by another seat · <N claimed from seat N"
-_WIND_NAMES = ("East", "South", "West", "North")
+WIND_NAMES = ("East", "South", "West", "North")
 
 
 def cell_width(text: str) -> int:
@@ -55,7 +55,7 @@ def pond_lines(pond: Sequence[PondTile], style: str = "unicode") -> list[str]:
 def _seat_block(seat: int, *, wind: int, dealer: bool, score: int, concealed: Sequence[int] | None,
                 drawn: int | None, melds: Sequence[Meld], pond: Sequence[PondTile],
                 furiten: bool, acting: bool, style: str) -> list[str]:
-    head = (f"{'>' if acting else ' '} seat {seat} {_WIND_NAMES[wind]}"
+    head = (f"{'>' if acting else ' '} seat {seat} {WIND_NAMES[wind]}"
             f"{' (dealer)' if dealer else ''}  score {score:+d}{'  furiten' if furiten else ''}")
     lines = [head]
     if concealed is not None:
@@ -73,13 +73,16 @@ def _seat_block(seat: int, *, wind: int, dealer: bool, score: int, concealed: Se
 
 
 def _header(round_wind: int, dealer: int, repeat: int, live: int) -> str:
-    return (f"{_WIND_NAMES[round_wind]} round · dealer seat {dealer} · repeat {repeat} · "
+    return (f"{WIND_NAMES[round_wind]} round · dealer seat {dealer} · repeat {repeat} · "
             f"live wall {live}")
 
 
-def _target_line(phase: str, target: int | None, target_from: int | None, style: str) -> str:
+def _target_line(phase: str, target: int | None, target_from: int | None, style: str,
+                 hidden: bool = False) -> str:
+    """What is being decided. ``hidden``: another seat's turn seen from one seat's view, whose
+    drawn tile it cannot see (so no tile does not mean the turn follows a call)."""
     if phase == "turn":
-        if target is None:
+        if target is None and not hidden:
             return f"turn of seat {target_from} (after a call: discard only)"
         return f"turn of seat {target_from}"
     what = "discard" if phase == "claim" else "added kan"
@@ -91,13 +94,8 @@ def render_table(hand: Hand, *, style: str = "unicode", to_act: Sequence[int] = 
     and rendering). ``to_act`` marks the seat(s) about to decide with ``>``."""
     if style not in TILE_STYLES:
         raise ValueError(f"style must be one of {TILE_STYLES}, got {style!r}")
-    lines = [_header(hand.round_wind, hand.dealer, hand.repeat, hand.live_wall_left)]
-    turn_view = hand.view(hand.dealer)   # public fields only: phase, target, scores
-    if hand.result is None:
-        lines.append(_target_line(hand.phase, _public_target(hand), turn_view.target_from, style))
-    else:
-        lines.extend(_result_lines(hand))
-    drawn_seat, drawn = _drawn(hand)
+    lines = table_status(hand, style)
+    drawn_seat, drawn = drawn_tile(hand)
     for seat in range(4):
         lines.append("")
         lines.extend(_seat_block(
@@ -110,13 +108,24 @@ def render_table(hand: Hand, *, style: str = "unicode", to_act: Sequence[int] = 
     return "\n".join(lines)
 
 
+def table_status(hand: Hand, style: str = "unicode") -> list[str]:
+    """The round line, then what is being decided or, once the hand is over, its result."""
+    lines = [_header(hand.round_wind, hand.dealer, hand.repeat, hand.live_wall_left)]
+    turn_view = hand.view(hand.dealer)   # public fields only: phase, target, scores
+    if hand.result is None:
+        lines.append(_target_line(hand.phase, _public_target(hand), turn_view.target_from, style))
+    else:
+        lines.extend(_result_lines(hand))
+    return lines
+
+
 def _public_target(hand: Hand) -> int | None:
     if hand.phase == "turn":
-        return _drawn(hand)[1]
+        return drawn_tile(hand)[1]
     return hand.view(hand.dealer).target_tile
 
 
-def _drawn(hand: Hand) -> tuple[int | None, int | None]:
+def drawn_tile(hand: Hand) -> tuple[int | None, int | None]:
     """(seat, tile) of the tile just drawn on the current turn, else (None, None)."""
     if hand.result is not None or hand.phase != "turn" or not hand.to_act:
         return None, None
@@ -145,7 +154,8 @@ def render_view(view: PlayerView, *, style: str = "unicode") -> str:
     if style not in TILE_STYLES:
         raise ValueError(f"style must be one of {TILE_STYLES}, got {style!r}")
     lines = [_header(view.round_wind, view.dealer, view.repeat, view.live_wall_left),
-             _target_line(view.phase, view.target_tile, view.target_from, style)]
+             _target_line(view.phase, view.target_tile, view.target_from, style,
+                          hidden=view.phase == "turn" and view.target_from != view.seat)]
     drawn = view.target_tile if view.phase == "turn" and view.target_from == view.seat else None
     for k in range(4):
         seat = (view.seat + k) % 4

@@ -1,19 +1,26 @@
 """SingleAgentEnv — one learner seat against three fixed policies, as a plain Gymnasium env.
 
-``mjenv.SingleAgentEnv(opponents=[a, b, c])``: the opponents are objects of the agent protocol
-(``agents/base.py``: ``act(observation, mask, view) -> int``); ``opponents[k]`` plays the
-seat ``k + 1`` places after the learner in turn order. Every ``step`` is one learner decision;
-the opponents' decisions in between are played inside ``step``.
+``mjenv.SingleAgentEnv(opponents="heuristic")``, or ``gymnasium.make("mjenv/MahjongSingle-v0",
+opponents="heuristic")``. ``opponents`` is one agent spec for all three (``"random"``,
+``"heuristic"``, ``"ppo:pretrained"``, ``"ppo:PATH"`` … as everywhere else: ``agents.make_agent``)
+or a list of three, each a spec or an object of the agent protocol (``agents/base.py``:
+``act(observation, mask, view) -> int``); ``opponents[k]`` plays the seat ``k + 1`` places after
+the learner in turn order. Every ``step`` is one learner decision; the opponents' decisions in
+between are played inside ``step``.
 
 Observation Space
 -----------------
-As ``mjenv.MahjongEnv``: ``{"observation": float32 (NUM_PLANES, 34), "action_mask":
-int8[110]}`` from the learner's view (``docs/observation.md``); ``info["view"]`` is that view.
+``observation="planes"`` (default): ``Box(float32, (NUM_PLANES, 34))``, the learner's planes
+alone (``docs/observation.md``), so single-agent libraries take it as it is
+(``MaskablePPO("MlpPolicy", env)``). ``observation="dict"``: as ``mjenv.MahjongEnv``,
+``{"observation": float32 (NUM_PLANES, 34), "action_mask": int8[110]}``. ``info["view"]`` is the
+learner's ``PlayerView``.
 
 Legal Actions Mask
 ------------------
-``obs["action_mask"]`` (1 exactly where ``step`` accepts the id); ``action_masks()`` returns it
-as bool for sb3-contrib's MaskablePPO.
+``action_masks()`` returns it as bool[110] (sb3-contrib's MaskablePPO calls it);
+``info["action_mask"]`` holds it as int8[110] (Gymnasium's Taxi convention), and with
+``observation="dict"`` so does ``obs["action_mask"]``. 1 exactly where ``step`` accepts the id.
 
 Action Space
 ------------
@@ -41,30 +48,39 @@ In match mode hands simply continue; score changes from hands finished before th
 first decision are added to its first reward.
 
 Vector environments: works in ``gymnasium.vector.SyncVectorEnv`` and ``AsyncVectorEnv``
-(opponents must then be picklable). The env assumes Gymnasium 1.x's default autoreset mode
+(opponent objects must then be picklable; specs are built in each process), and in SB3's
+``make_vec_env`` (``docs/sb3.md``). The env assumes Gymnasium 1.x's default autoreset mode
 ``NEXT_STEP``: after a terminal step the vector env's next ``step`` call resets the sub-env
-and ignores that action (the terminal observation's mask is all zero, so mask-driven samplers
-pick id 0 there).
+and ignores that action (the terminal mask is all zero, so mask-driven samplers pick id 0
+there).
 
 Arguments
 ---------
-``opponents`` (three agents), ``rules``, ``learner_seat`` (``None``: uniform random per
-episode from the env's ``np_random``; or a fixed seat 0–3), ``episode``, ``hand_context``,
-``illegal_action``, ``reward_scale``, ``illegal_penalty``, ``render_mode``, ``tile_style``,
-``max_redeals`` (1000; a ``RuntimeError`` beyond it). ``reset`` options: those of
-``MahjongEnv`` plus ``learner_seat`` for this episode.
+``opponents`` (default ``"heuristic"``), ``rules`` and the plain keyword rule options
+(``min_points=8``; as for ``MahjongEnv``), ``learner_seat`` (``None``: uniform random per
+episode from the env's ``np_random``; or a fixed seat 0–3), ``observation`` (``"planes"`` or
+``"dict"``), ``episode``, ``hand_context``, ``illegal_action``, ``reward_scale``,
+``illegal_penalty``, ``render_mode`` (``"ansi"``, ``"human"``, ``"rgb_array"``: the whole
+table, as for ``MahjongEnv``), ``tile_style``, ``max_redeals`` (1000; a ``RuntimeError``
+beyond it). ``reset`` options: those of ``MahjongEnv`` plus ``learner_seat`` for this episode.
 
-``info``: ``seat`` (learner seat), ``view``, ``rewards``, ``redeals`` (on reset), ``result``
-(the last ``HandResult`` on a step that settled a hand).
+Determinism: every ``reset`` reseeds each opponent that has ``reseed(seed)`` (all built-in
+agents) from the env's ``np_random``, so the same ``reset`` seed and the same learner actions
+give the same episodes.
+
+``info``: ``seat`` (learner seat), ``view``, ``action_mask``, ``rewards``, ``redeals`` (on
+reset), ``result`` (the last ``HandResult`` on a step that settled a hand).
 
 Version History
 ---------------
-- v0: initial release.
+- v0: initial release (``mjenv/MahjongSingle-v0``): the planes ``Box`` as the default
+  observation (``observation="dict"`` gives the earlier ``Dict``), opponent specs, the
+  ``"heuristic"`` default, per-reset opponent reseeding, ``render_mode="rgb_array"``.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import gymnasium as gym
 import numpy as np
@@ -72,44 +88,52 @@ from gymnasium import spaces
 
 from mjenv.env.actions import NUM_ACTIONS
 from mjenv.env.core import ILLEGAL_PENALTY, REWARD_SCALE, Table, as_id, illegal_message
+from mjenv.env.display import METADATA, TableRendering, check_render_args
 from mjenv.env.gym_env import observation_space
-from mjenv.env.render import TILE_STYLES
 from mjenv.game import HandResult, IllegalActionError
-from mjenv.rules import RuleConfig
+from mjenv.rules import RuleConfig, rule_config
+
+SINGLE_ENV_ID = "mjenv/MahjongSingle-v0"
+OBSERVATIONS = ("planes", "dict")
 
 
-class SingleAgentEnv(gym.Env):
+class SingleAgentEnv(TableRendering, gym.Env):
     """One learner against three agents; see the module docstring."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata = dict(METADATA)
 
-    def __init__(self, opponents: Sequence[Any], rules: RuleConfig = RuleConfig(), *,
-                 learner_seat: int | None = None, episode: str = "hand",
-                 hand_context: str = "fixed", illegal_action: str = "penalize",
-                 reward_scale: float = REWARD_SCALE, illegal_penalty: float = ILLEGAL_PENALTY,
-                 render_mode: str | None = None, tile_style: str = "unicode",
-                 max_redeals: int = 1000) -> None:
-        opponents = list(opponents)
-        if len(opponents) != 3 or not all(callable(getattr(o, "act", None)) for o in opponents):
-            raise ValueError(f"opponents must be three agents with act(observation, mask, view), "
-                             f"got {opponents!r}")
+    def __init__(self, opponents: str | Sequence[Any] = "heuristic",
+                 rules: RuleConfig | Mapping[str, Any] | None = None, *,
+                 learner_seat: int | None = None, observation: str = "planes",
+                 episode: str = "hand", hand_context: str = "fixed",
+                 illegal_action: str = "penalize", reward_scale: float = REWARD_SCALE,
+                 illegal_penalty: float = ILLEGAL_PENALTY, render_mode: str | None = None,
+                 tile_style: str = "unicode", max_redeals: int = 1000,
+                 **rule_options: Any) -> None:
         _check_seat(learner_seat)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        if tile_style not in TILE_STYLES:
-            raise ValueError(f"tile_style must be one of {TILE_STYLES}, got {tile_style!r}")
-        self.opponents = opponents
-        self.table = Table(rules, episode=episode, hand_context=hand_context,
-                           illegal_action=illegal_action, reward_scale=reward_scale,
-                           illegal_penalty=illegal_penalty)
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {', '.join(map(repr, OBSERVATIONS))}, "
+                             f"got {observation!r}")
+        check_render_args(render_mode, tile_style)
+        self.table = Table(rule_config(rules, **rule_options), episode=episode,
+                           hand_context=hand_context, illegal_action=illegal_action,
+                           reward_scale=reward_scale, illegal_penalty=illegal_penalty)
+        self.opponents = make_opponents(opponents)
         self.learner_seat = learner_seat
         self.seat = learner_seat if learner_seat is not None else 0
+        self.observation = observation
         self.max_redeals = max_redeals
         self.render_mode = render_mode
         self.tile_style = tile_style
         self.observation_space = observation_space()
+        if observation == "planes":
+            self.observation_space = self.observation_space["observation"]
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._carry = [0, 0, 0, 0]
+
+    @property
+    def rules(self) -> RuleConfig:
+        return self.table.rules
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict, dict]:
@@ -121,6 +145,10 @@ class SingleAgentEnv(gym.Env):
         while True:
             self.seat = seat_opt if seat_opt is not None else int(self.np_random.integers(4))
             self.table.reset(self.np_random, opts)
+            for opponent in self.opponents:
+                reseed = getattr(opponent, "reseed", None)
+                if reseed is not None:
+                    reseed(int(self.np_random.integers(2**63)))
             deltas, _ = self._advance()
             if not self.table.done:
                 break
@@ -177,23 +205,40 @@ class SingleAgentEnv(gym.Env):
             result = out.result or result
         return deltas, result
 
-    def _observe(self, rewards: list[int]) -> tuple[dict, dict]:
+    def _observe(self, rewards: list[int]) -> tuple[Any, dict]:
         obs, view = self.table.observe(self.seat)
-        return obs, {"seat": self.seat, "rewards": rewards, "view": view}
+        info = {"seat": self.seat, "rewards": rewards, "view": view,
+                "action_mask": obs["action_mask"].copy()}
+        return (obs["observation"] if self.observation == "planes" else obs), info
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal-action mask as bool[110] (sb3-contrib ``MaskablePPO``)."""
         return self.table.mask().astype(bool)
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode")
-            return None
-        text = self.table.render(self.tile_style)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+
+def make_opponents(opponents: str | Sequence[Any]) -> list[Any]:
+    """Three agents from one spec (``"heuristic"``) or a list of three specs or agent objects;
+    specs go through ``agents.make_agent`` (imported here, when asked for: the env layer does
+    not depend on the agents package otherwise)."""
+    if isinstance(opponents, str):
+        opponents = [opponents] * 3
+    try:
+        items = list(opponents)
+    except TypeError:
+        items = []
+    if len(items) != 3:
+        raise ValueError(f"opponents must be one agent spec or three specs/agents, got "
+                         f"{opponents!r}")
+    agents = []
+    for item in items:
+        if isinstance(item, str):
+            from agents import make_agent
+            item = make_agent(item)
+        elif not callable(getattr(item, "act", None)):
+            raise ValueError(f"opponent {item!r} is neither an agent spec nor an agent with "
+                             f"act(observation, mask, view)")
+        agents.append(item)
+    return agents
 
 
 def _check_seat(seat: Any) -> None:

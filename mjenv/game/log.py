@@ -12,6 +12,7 @@ event, raising :class:`ReplayError` at the first one that disagrees.
 
 from __future__ import annotations
 
+import io
 import json
 from typing import IO, Iterable
 
@@ -80,21 +81,47 @@ def _split_hands(events: list[dict], start: int) -> list[tuple[int, int]]:
     return list(zip(starts, ends))
 
 
-def replay(log: Iterable[dict]) -> Hand | Match:
+def replay(log: Iterable[dict], *, require_hand_end: bool = False) -> Hand | Match:
     """Re-run a hand log (from ``Hand.log``) or a match log (from ``Match.log``) through the
     engine, verifying every event; returns the replayed :class:`Hand` or :class:`Match`.
 
-    Accepts the events as produced or after a JSON round trip.
+    Accepts the events as produced or after a JSON round trip. A log may stop after any
+    decision (a game in progress) unless ``require_hand_end``: then a log whose last hand has
+    not ended — a file cut in the middle of a hand — raises :class:`ReplayError`. A match log
+    may still stop between hands (a session that played only some of its hands).
     """
     events = list(log)
     if not events:
         raise ReplayError("the log is empty")
     first = events[0]
     if isinstance(first, dict) and first.get("type") == "match":
-        return _replay_match(events)
-    hand = _hand_from_deal(first, 0)
-    _drive(hand, events, 0)
-    return hand
+        result: Hand | Match = _replay_match(events)
+        hand = result.hand
+    else:
+        result = hand = _hand_from_deal(first, 0)
+        _drive(hand, events, 0)
+    if require_hand_end and not hand.over:
+        raise ReplayError(f"the log stops in the middle of a hand, after event "
+                          f"{len(events) - 1} ({events[-1].get('type')}): it was cut short "
+                          f"(seat(s) {', '.join(map(str, hand.to_act))} still to act)")
+    return result
+
+
+def read_log(path: str) -> list[dict]:
+    """The events of a log file: JSON lines (``dump_log``) or one JSON array of events.
+    ``OSError`` if it cannot be opened, ``ValueError`` naming the problem if it is not a log."""
+    with open(path, encoding="utf-8") as fp:
+        text = fp.read()
+    if text.lstrip().startswith("["):
+        try:
+            events = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"not a JSON array of events: {exc}") from None
+    else:
+        events = load_log(io.StringIO(text))
+    if not isinstance(events, list) or not all(isinstance(ev, dict) for ev in events):
+        raise ValueError("a log is JSON lines of event objects or one JSON array of them")
+    return events
 
 
 def _replay_match(events: list[dict]) -> Match:

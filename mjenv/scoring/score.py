@@ -42,6 +42,7 @@ from typing import Callable, Iterable, Sequence, TypeVar
 from mjenv.analysis import is_knitted, is_seven_pairs, is_thirteen_orphans
 from mjenv.analysis.tables import HONOR_TABLE, HONOR_WAITS, NUMBER_TABLE, NUMBER_WAITS
 from mjenv.analysis.waits import special_wait_kinds, structural_wait_kinds
+from mjenv.scoring.arguments import check_flags, hand_argument, tile_argument
 from mjenv.scoring.reading import (KNITTED, LIANGMIAN, NUMBER_SUITS, SEVEN_PAIRS, SHAPES,
                                    SHUANGPENG, STANDARD, THIRTEEN_ORPHANS, Decomposition, Group,
                                    HandFacts, Reading, WinContext, decompositions)
@@ -773,8 +774,16 @@ def score_hand(hand: str | Sequence[int], win_tile: str | int,
     ``hand`` is the concealed tiles before the win, ``win_tile`` the winning tile, ``melds``
     declared melds (``"pon:777z,chi:234s"`` or a sequence of such strings / ``Meld``s);
     winds as ``"E"``/``"S"``/``"W"``/``"N"`` (or 0–3). ``result.points`` is P without the
-    dealer bonus.
+    dealer bonus. A wrong type (a hand that is neither text nor a sequence, a flag that is not
+    a bool) is a ``TypeError``; NumPy integers and bools are taken like Python's.
     """
+    if not isinstance(hand, (str, tuple, list)):
+        hand = hand_argument(hand)
+    if not isinstance(win_tile, (str, int)):
+        win_tile = tile_argument(win_tile)
+    if not bool is type(tsumo) is type(lingshang) is type(haidi) is type(hedi) \
+            is type(qianggang) is type(juezhang) is type(tianhu) is type(dihu) is type(renhu):
+        check_flags((tsumo, lingshang, haidi, hedi, qianggang, juezhang, tianhu, dihu, renhu))
     if isinstance(hand, str):
         n13, n_tiles = _parse_counts(hand)
     else:

@@ -57,3 +57,18 @@ def test_act_batch_matches_act():
     batch = make_agent("heuristic", seed=3).act_batch([None, None], masks, views)
     agent = make_agent("heuristic", seed=3)      # same seed: same tie-breaks
     assert list(batch) == [agent.act(None, m, v) for m, v in zip(masks, views)]
+
+
+def test_ppo_spec_naming_a_directory_is_one_line(tmp_path, capsys):
+    from agents.ppo import CheckpointError
+    from mjenv.cli import main
+
+    with pytest.raises(CheckpointError, match=r"is a directory, not a checkpoint file$"):
+        make_agent(f"ppo:{tmp_path}")
+    (tmp_path / "latest.pt").write_bytes(b"x")
+    (tmp_path / "bc.pt").write_bytes(b"x")
+    with pytest.raises(CheckpointError, match=r"it holds latest.pt, bc.pt: e.g. .*latest.pt"):
+        make_agent(f"ppo:{tmp_path}")
+    assert main(["eval", "--agent", f"ppo:{tmp_path}", "--deals", "1", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a directory" in err and "Traceback" not in err

@@ -42,3 +42,29 @@ def test_end_of_input_leaves_the_table():
 def test_cli_rejects_a_bad_agent(capsys):
     assert main(["play", "--vs", "nobody", "--seed", "1"]) == 2
     assert "nobody" in capsys.readouterr().err
+
+
+def test_a_bare_tile_discards_it():
+    out = io.StringIO()
+    play_session(seat=0, vs="random", seed=9, hands=1, style="ascii", inp=io.StringIO(""),
+                 out=out)
+    menu = out.getvalue().split("Your move:\n", 1)[1].splitlines()
+    tile = next(line.split("discard ", 1)[1] for line in menu if "discard " in line)
+    out2 = io.StringIO()
+    play_session(seat=0, vs="random", seed=9, hands=1, style="ascii",
+                 inp=io.StringIO(f"{tile}\nq\n"), out=out2)
+    assert f"you: discard {tile}" in out2.getvalue()
+    assert "is not one of the choices" not in out2.getvalue()
+    out3 = io.StringIO()                                 # a tile not in the hand is refused
+    play_session(seat=0, vs="random", seed=9, hands=1, style="ascii",
+                 inp=io.StringIO("8z\nq\n"), out=out3)
+    assert "'8z' is not one of the choices" in out3.getvalue()
+
+
+def test_opponent_turns_are_not_labelled_after_a_call():
+    out = io.StringIO()
+    play_session(seat=1, vs="random", seed=5, hands=1, style="ascii",
+                 inp=io.StringIO("1\n" * 400), out=out)
+    text = out.getvalue()
+    calls = text.count(": chi ") + text.count(": pon")
+    assert text.count("(after a call: discard only)") <= calls

@@ -1,11 +1,13 @@
 """MahjongEnv (Gymnasium): API checker, registration, random play, rewards, options, illegal
 actions."""
 
+import re
 import warnings
 
 import gymnasium
 import numpy as np
 import pytest
+from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 
 from mjenv.env import ENV_ID, IllegalActionWarning, MahjongEnv, register_envs
@@ -46,6 +48,53 @@ def test_check_env():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", IllegalActionWarning)   # check_env sends unmasked ids
         check_env(gymnasium.make(ENV_ID, render_mode="ansi").unwrapped)
+
+
+def test_check_env_rgb_array():
+    register_envs()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IllegalActionWarning)
+        check_env(gymnasium.make(ENV_ID, render_mode="rgb_array").unwrapped)
+
+
+def test_rule_options_as_keywords_dicts_or_config():
+    rules = gymnasium.make(ENV_ID, min_points=8).unwrapped.rules
+    assert rules == RuleConfig(min_points=8)
+    assert gymnasium.make(ENV_ID, rules={"min_points": 8, "rounds": 1}).unwrapped.rules \
+        == RuleConfig(min_points=8, rounds=1)
+    assert MahjongEnv(RuleConfig(rounds=1), min_points=3).rules == RuleConfig(3, 1)
+    with pytest.raises(TypeError, match="'min_pints'.*min_points, rounds"):
+        gymnasium.make(ENV_ID, min_pints=8)
+    with pytest.raises(TypeError, match="rules must be a RuleConfig, a dict"):
+        MahjongEnv(rules=8)
+    with pytest.raises(ValueError, match="unknown RuleConfig option"):
+        MahjongEnv(rules={"minpoints": 8})
+    with pytest.raises(ValueError, match="min_points"):
+        MahjongEnv(min_points=-1)
+    with pytest.raises(ValueError, match="render_mode must be None or one of 'ansi', 'human', "
+                       "'rgb_array'"):
+        MahjongEnv(render_mode="video")
+
+
+def test_every_documented_argument_is_accepted_by_make():
+    import mjenv.env.gym_env as gym_env
+    section = gym_env.__doc__.split("Arguments\n---------")[1].split("``reset(")[0]
+    names = set(re.findall(r"``([a-z_]+)``(?::| \()", section))      # "``name``:", "``name`` ("
+    assert {"rules", "episode", "hand_context", "illegal_action", "reward_scale",
+            "illegal_penalty", "render_mode", "tile_style"} <= names
+    values = {"rules": {"rounds": 1}, "episode": "match", "hand_context": "fixed",
+              "illegal_action": "raise", "reward_scale": 1.0, "illegal_penalty": -2.0,
+              "render_mode": "rgb_array", "tile_style": "ascii", "min_points": 7, "rounds": 1}
+    env = gymnasium.make(ENV_ID, **{k: values[k] for k in names | {"min_points"}}).unwrapped
+    assert env.rules == RuleConfig(7, 1) and env.table.episode == "match"
+    assert env.table.reward_scale == 1.0 and env.render_mode == "rgb_array"
+
+
+def test_nothing_before_reset_is_a_traceback():
+    env = MahjongEnv(render_mode="rgb_array")
+    for call in (env.action_masks, env.render, lambda: env.step(0)):
+        with pytest.raises(ResetNeeded, match="call reset"):
+            call()
 
 
 def test_registered_and_make():

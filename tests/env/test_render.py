@@ -5,6 +5,7 @@ import unicodedata
 import pytest
 
 from mjenv.env.render import WIDTH, cell_width, render_table, render_view
+from mjenv.game import Hand
 from mjenv.tiles import TILE_NAMES, TILE_UNICODE
 from tests.env.helpers import random_states
 from tests.scale import n
@@ -44,3 +45,24 @@ def test_content():
     assert "hand" in own and sum("hand " in line for line in hidden) == 1   # own hand only
     with pytest.raises(ValueError, match="style"):
         render_table(hand, style="emoji")
+
+
+def test_another_seats_turn_is_not_read_as_after_a_call():
+    """A seat cannot see another's drawn tile: its view must not call that turn "after a call"."""
+    hand = Hand(seed=3)
+    seen = {"other": 0, "own_after_call": 0, "own_drawn": 0}
+    while not hand.over:
+        seat = hand.to_act[0]
+        if hand.phase == "turn":
+            other = (seat + 1) % 4
+            line = render_view(hand.view(other), style="ascii").splitlines()[1]
+            assert line == f"turn of seat {seat}"
+            own = render_view(hand.view(seat), style="ascii").splitlines()[1]
+            after_call = hand.view(seat).target_tile is None
+            assert own.endswith("(after a call: discard only)") == after_call
+            seen["other"] += 1
+            seen["own_after_call" if after_call else "own_drawn"] += 1
+        legal = hand.legal_actions(seat)
+        calls = [a for a in legal if a.kind in ("chi", "pon")]
+        hand.step(seat, calls[0] if calls else legal[0])
+    assert seen["own_after_call"] and seen["own_drawn"] and seen["other"]

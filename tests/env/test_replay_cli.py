@@ -31,8 +31,8 @@ def test_replay_plays_back(tmp_path, capsys):
     assert ("exhaustive draw" in out) or (" wins " in out)
 
 
-def test_replay_match_json_array(tmp_path, capsys):
-    match = Match(RuleConfig(rounds=1), seed=5)
+def _played_match(rounds: int = 1, seed: int = 5):
+    match = Match(RuleConfig(rounds=rounds), seed=seed)
     rng = np.random.default_rng(0)
     while True:
         hand = match.hand
@@ -41,8 +41,12 @@ def test_replay_match_json_array(tmp_path, capsys):
             legal = hand.legal_actions(seat)
             hand.step(seat, legal[int(rng.integers(len(legal)))])
         if match.over:
-            break
+            return match
         match.next_hand()
+
+
+def test_replay_match_json_array(tmp_path, capsys):
+    match = _played_match()
     path = tmp_path / "match.json"
     path.write_text(json.dumps(match.log), encoding="utf-8")
     assert main(["replay", str(path), "--verify-only"]) == 0
@@ -64,3 +68,31 @@ def test_tampered_log_is_refused(tmp_path, capsys):
     assert main(["replay", str(path), "--delay", "0"]) == 1
     assert "does not replay" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "missing.jsonl")]) == 1
+
+
+def test_a_match_log_cut_mid_hand_fails(tmp_path, capsys):
+    log = _played_match().log
+    deals = [i for i, ev in enumerate(log) if ev["type"] == "deal"]
+    # cut just before a decision: every event so far is what the engine produced
+    cut = next(i for i in range(deals[-1] + 5, len(log)) if log[i]["type"] == "decide")
+    path = tmp_path / "cut.jsonl"
+    with open(path, "w", encoding="utf-8") as fp:
+        dump_log(log[:cut], fp)
+    assert main(["replay", str(path), "--verify-only"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "stops in the middle of a hand" in err
+    # a match log that stops between two hands is a shorter session, not a damaged file
+    with open(path, "w", encoding="utf-8") as fp:
+        dump_log(log[:deals[-1]], fp)
+    assert main(["replay", str(path), "--verify-only"]) == 0
+    out = capsys.readouterr().out
+    assert f"verified: {len(deals) - 1} hand(s)" in out and "before its last round" in out
+
+
+def test_a_file_that_is_not_a_log_is_one_line(tmp_path, capsys):
+    for text in ("[1, 2, 3]", "[{", "not json\n"):
+        path = tmp_path / "bad.json"
+        path.write_text(text, encoding="utf-8")
+        assert main(["replay", str(path)]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "cannot be read" in err

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from mjenv.game import Match, ReplayError, dump_log, load_log, replay
+from mjenv.game import Hand, Match, ReplayError, dump_log, load_log, replay
 
 from tests.game.helpers import autoplay, play, scenario_hand
 
@@ -103,3 +103,14 @@ def test_match_log_replays() -> None:
     bad[deals[2]]["scores"] = [1, -1, 0, 0]
     with pytest.raises(ReplayError, match=f"event {deals[2]}"):
         replay(bad)
+
+
+def test_require_hand_end_refuses_a_log_cut_mid_hand() -> None:
+    hand = Hand(seed=8)
+    autoplay(hand)
+    cut = [i for i, e in enumerate(hand.log) if e["type"] == "decide"][5]
+    partial = replay(hand.log[:cut])                  # a game in progress replays as such
+    assert isinstance(partial, Hand) and not partial.over
+    with pytest.raises(ReplayError, match=f"middle of a hand, after event {cut - 1}"):
+        replay(hand.log[:cut], require_hand_end=True)
+    assert replay(hand.log, require_hand_end=True).over

@@ -89,6 +89,27 @@ def test_cli_writes_the_report(tmp_path, capsys):
     assert rc == 1 and "reached fewer than 30" in printed  # 150 hands cannot reach every yaku
 
 
+def test_cli_writes_docs_only_when_asked_and_says_why_it_fails(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    mine = tmp_path / "docs" / "exclusions.md"
+    mine.write_text("my notes\n", encoding="utf-8")
+    assert main(["audit", "--hands", "150", "--seed", "2"]) == 1
+    captured = capsys.readouterr()
+    assert mine.read_text(encoding="utf-8") == "my notes\n"            # untouched
+    assert "report not written (--write updates docs/exclusions.md" in captured.out
+    last = captured.err.strip().splitlines()
+    assert len(last) == 1 and last[0].startswith("mjenv audit: exit status 1: the audit is "
+                                                 "incomplete") and "raise --hands" in last[0]
+    assert main(["audit", "--hands", "150", "--seed", "2", "--write"]) == 1
+    text = mine.read_text(encoding="utf-8")
+    assert text.startswith("# Exclusion audit")
+    assert "mjenv audit --hands 150 --seed 2 --write" in text
+    with pytest.raises(SystemExit) as exc:          # argparse: one or the other
+        main(["audit", "--write", "--out", "x.md"])
+    assert exc.value.code == 2
+
+
 def test_committed_rules_table_matches_the_registry():
     text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     start = text.index(RULES_TABLE_BEGIN)
@@ -100,10 +121,11 @@ def test_committed_rules_table_matches_the_registry():
 
 
 def test_committed_exclusion_report_covers_the_current_table():
-    """docs/exclusions.md lists exactly the registry's exclusions (rerun `mjenv audit` if not)."""
+    """docs/exclusions.md lists exactly the registry's exclusions (rerun `mjenv audit --write`
+    if not)."""
     text = (ROOT / "docs" / "exclusions.md").read_text(encoding="utf-8")
     section = text[text.index("## (a)"):text.index("## Counts per yaku")]
     rows = {tuple(cell.split()[0] for cell in line.split("|")[1:3])
             for line in section.splitlines() if line.startswith("| ") and "readings" not in line}
     assert rows == {(a, b) for a, y in YAKU.items() for b in y.excludes}
-    assert "mjenv audit --hands 100000 --seed 0" in text
+    assert "mjenv audit --hands 100000 --seed 0 --write" in text

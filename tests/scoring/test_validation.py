@@ -134,3 +134,46 @@ def test_every_spelling_of_a_hand_scores_alike() -> None:
         assert all(score_hand(s, "3m") == want for s in spellings)
     assert score_hand("1111222233334m", "4m").points == score(
         parse_tiles("1111222233334m"), parse_tile("4m"), (), ctx).points
+
+
+# --------------------------------------------------------------------------- argument types
+
+
+@pytest.mark.parametrize("hand", [12345, None, 1.5, b"123m", {1: 2}, {0, 1, 2}])
+def test_a_hand_of_the_wrong_type_is_a_clear_type_error(hand) -> None:
+    with pytest.raises(TypeError, match="hand must be mpsz text .* or a sequence of tile "
+                                        f"indices 0–33, got {type(hand).__name__}"):
+        score_hand(hand, "1m", seat_wind="S")
+
+
+def test_numpy_integers_are_tiles_like_ints() -> None:
+    import numpy as np
+
+    expected = call().points
+    tiles = parse_tiles(PINGHU)
+    assert score_hand(PINGHU, np.int64(0), seat_wind="S").points == expected
+    assert score_hand(np.array(tiles), np.int32(0), seat_wind="S").points == expected
+    assert score_hand(tuple(np.int64(t) for t in tiles), 0, seat_wind="S").points == expected
+    with pytest.raises(ValueError, match="not a tile index"):
+        score_hand(PINGHU, np.int64(40), seat_wind="S")
+
+
+@pytest.mark.parametrize("tile", [1.0, None, [0]])
+def test_a_win_tile_of_the_wrong_type_is_a_clear_type_error(tile) -> None:
+    with pytest.raises(TypeError, match=f"win_tile must be .* got {type(tile).__name__}"):
+        score_hand(PINGHU, tile, seat_wind="S")
+
+
+@pytest.mark.parametrize("flag", ["tsumo", "lingshang", "haidi", "hedi", "qianggang",
+                                  "juezhang", "tianhu", "dihu", "renhu"])
+@pytest.mark.parametrize("value", ["no", 1, 0, None, "False"])
+def test_flags_must_be_bools(flag: str, value) -> None:
+    with pytest.raises(TypeError, match=f"{flag} must be True or False, got {value!r}"):
+        call(**{flag: value})
+
+
+def test_numpy_bools_are_flags() -> None:
+    import numpy as np
+
+    assert call(tsumo=np.bool_(True)).points == call(tsumo=True).points
+    assert call(tsumo=np.bool_(False)).points == call().points
