@@ -71,10 +71,6 @@ class AuditStats:
             getattr(self, name).update(getattr(other, name))
 
 
-def _points_of(h: dict[str, int]) -> int:
-    return sum(counted(h).values())
-
-
 def audit_hands(hands: Iterable[GeneratedHand]) -> AuditStats:
     """Evaluate every reading of every hand (see the module docstring)."""
     st = AuditStats()
