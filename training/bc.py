@@ -35,6 +35,7 @@ from agents.ppo import InputBuilder, NetConfig, PolicyNet, masked_logits, save_p
 from mjenv.env.actions import encode_action
 from mjenv.game import Action
 from mjenv.rules import RuleConfig
+from training.args import LocalArgs, TrainerArgs, arg
 
 
 @dataclass
@@ -258,39 +259,17 @@ def behaviour_clone(net: PolicyNet, rules: RuleConfig, *, hands: int, epochs: in
 
 
 @dataclass
-class BCArgs:
-    out: str = "runs/bc"
-    """run folder: the cloned policy is written to out/bc.pt"""
-    seed: int = 1
-    """seed of the teacher games, network init and minibatch order"""
-    hands: int = 2000
-    """deals of teacher self-play to learn from"""
-    teacher: str = "heuristic"
-    """agent spec of the teacher"""
-    epochs: int = 4
-    """passes over the data"""
-    lr: float = 1e-3
-    """Adam learning rate (decays linearly to 0)"""
-    workers: int = 1
-    """processes playing teacher games"""
-    threads: int = 1
-    """torch threads for training (0: one per core; 1 is fastest on a shared machine)"""
-    device: str = "auto"
-    """auto (CUDA when available), cpu, cuda, cuda:N"""
-    min_points: int = 6
-    """RuleConfig.min_points of the teacher games"""
-    channels: int = 64
-    """network width (must match the PPO run that starts from it)"""
-    blocks: int = 4
-    """residual blocks (must match the PPO run that starts from it)"""
-    features: str = ""
-    """extra network input: '' or 'analysis-v1' (must match the PPO run that starts from it)"""
-    reward_scale: float = 0.025
-    """value target scale (as PPO's reward_scale)"""
-    gamma: float = 0.997
-    """value target discount per decision (as PPO's gamma)"""
-    records: str = ""
-    """comma-separated game-record files to learn from instead of playing new games"""
+class BCArgs(TrainerArgs, LocalArgs):
+    """Every field is a ``mjenv train bc`` flag (the groups shared with the other trainers:
+    ``training.args``); the network's shape must match the PPO run that starts from it."""
+
+    out: str = arg("runs/bc", "run folder: the cloned policy is written to out/bc.pt")
+    hands: int = arg(2000, "deals of teacher self-play to learn from")
+    teacher: str = arg("heuristic", "agent spec of the teacher")
+    epochs: int = arg(4, "passes over the data")
+    lr: float = arg(1e-3, "Adam learning rate (decays linearly to 0)")
+    records: str = arg("", "comma-separated game-record files to learn from instead of playing "
+                           "new games")
 
 
 def run_bc(args: BCArgs) -> Path:
