@@ -277,7 +277,7 @@ def rules_table() -> str:
     lines = [RULES_TABLE_BEGIN]
     for key, title, group in CATEGORIES:
         lines += ["", f"#### {title} ({key.replace('_', ' ')})", "",
-                  "| id | 名 | English | pts | shape | excludes | note |",
+                  "| id | 名 | English | pts | shape | excludes | definition |",
                   "|---|---|---|---:|---|---|---|"]
         for y in group:
             shapes = "any" if len(y.shapes) == len(SHAPES) else \
