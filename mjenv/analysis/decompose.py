@@ -146,14 +146,19 @@ def _thirteen_orphans(key: bytes) -> bool:
 
 
 SEVEN_PAIRS, KNITTED, THIRTEEN_ORPHANS = "seven_pairs", "knitted", "thirteen_orphans"
-_SPECIAL = ((SEVEN_PAIRS, _seven_pairs), (KNITTED, _knitted),
-            (THIRTEEN_ORPHANS, _thirteen_orphans))
 
 
-def special_shapes(key: bytes) -> tuple[str, ...]:
+def special_shapes(key: bytes) -> list[str]:
     """The special winning shapes (RULES.md §7) that 14 concealed tiles make, for a caller
     that has checked ``key`` (``bytes`` of the 34 counts) itself (the scorer)."""
-    return tuple(shape for shape, test in _SPECIAL if test(key))
+    out = []
+    if _seven_pairs(key):
+        out.append(SEVEN_PAIRS)
+    if _knitted(key):
+        out.append(KNITTED)
+    if _thirteen_orphans(key):
+        out.append(THIRTEEN_ORPHANS)
+    return out
 
 
 def placements(pair: int, melds: Sequence[MeldT], win: int

@@ -147,13 +147,19 @@ def tile_facts(counts: bytes) -> tuple[frozenset[str], frozenset[int], tuple[int
 
 def meld_group(m: Meld) -> Group:
     """The group of a declared meld (a concealed kan is 暗刻; every other meld is called)."""
-    kind = CHOW if m.kind == "chi" else (KONG if m.is_kong else PUNG)
-    return Group(kind, m.tiles[0], m.kind, m.kind == "ankan")
+    return _MELD_GROUPS[m.kind, m.tiles[0]]
 
 
-# Every group a decomposition can hold, concealed or not (Groups are immutable: built once).
-_HAND_GROUPS = {(kind, first, concealed): Group(kind, first, "hand", concealed)
-                for kind in (CHOW, PUNG) for first in range(34) for concealed in (True, False)}
+# Every group a declared meld can make, by (meld kind, first tile): built once and shared.
+_MELD_GROUPS = {(kind, t): Group(CHOW if kind == "chi" else PUNG if kind == "pon" else KONG, t,
+                                 kind, kind == "ankan")
+                for kind in ("chi", "pon", "minkan", "kakan", "ankan") for t in range(34)}
+
+
+# Every group a decomposition can hold, by (kind, first tile): concealed, and completed by a ron
+# (Groups are immutable: built once and shared).
+_HAND_GROUPS = {(kind, first): (Group(kind, first, "hand", True), Group(kind, first, "hand", False))
+                for kind in (CHOW, PUNG) for first in range(34)}
 
 
 def readings_of(concealed: bytearray, held: bytearray, win_tile: int, melds: tuple[Meld, ...],
@@ -168,15 +174,17 @@ def readings_of(concealed: bytearray, held: bytearray, win_tile: int, melds: tup
     held[win_tile] += 1
     concealed, counts = bytes(concealed), bytes(held)
     suits, ranks, quads = tile_facts(counts)
-    if melds:
-        declared = tuple(map(meld_group, melds))
-        declared_parts = [(CHOW if g.kind == CHOW else PUNG, g.first) for g in declared]
-        declared_pungs = [first for kind, first in declared_parts if kind == PUNG]
-        kongs = tuple(sorted(g.first for g in declared if g.kind == KONG))
-        quads = tuple(t for t in quads if t not in kongs)      # four in a kong: no 归
-        ankans = sum(1 for m in melds if m.kind == "ankan")
-    else:
-        declared, declared_parts, declared_pungs, kongs, ankans = (), [], [], (), 0
+    declared = tuple(map(meld_group, melds))
+    declared_parts: tuple[tuple[str, int], ...] = ()
+    declared_pungs = ankans = 0
+    kongs: tuple[int, ...] = ()
+    for g in declared:
+        declared_parts += ((CHOW if g.kind == CHOW else PUNG, g.first),)
+        declared_pungs += g.kind != CHOW
+        if g.kind == KONG:
+            kongs = tuple(sorted((*kongs, g.first)))
+            quads = tuple(t for t in quads if t != g.first)     # four in a kong: no 归
+            ankans += g.source == "ankan"
     hand = (win_tile, single_wait, counts, suits, ranks, quads, melds,
             len(melds) - ankans, ctx)
     out = [Reading(shape, None, (), None, None, (), (), (), 0, 0, 0, *hand)
@@ -184,26 +192,24 @@ def readings_of(concealed: bytearray, held: bytearray, win_tile: int, melds: tup
     for pair, parts in decompose_key(concealed):
         chows, pungs = [], []
         chow_bits = pung_bits = 0
-        for kind, first in (*parts, *declared_parts):
+        for kind, first in parts + declared_parts if declared_parts else parts:
             if kind == CHOW:
                 chows.append(first)
                 chow_bits |= 1 << first
             else:
                 pungs.append(first)
                 pung_bits |= 1 << first
-        concealed_pungs = len(pungs) - len(declared_pungs) + ankans     # hand pungs, 暗杠
+        concealed_pungs = len(pungs) - declared_pungs + ankans          # hand pungs, 暗杠
         chows.sort()
         pungs.sort()
         chows, pungs = tuple(chows), tuple(pungs)
-        groups = tuple([_HAND_GROUPS[kind, first, True] for kind, first in parts])
+        groups = tuple([_HAND_GROUPS[part][0] for part in parts])
         for placement, index in placements(pair, parts, win_tile):
-            ron_group = None if index is None or ctx.tsumo else parts[index]
-            if ron_group is None:
+            if index is None or ctx.tsumo:
                 here, lost = groups, 0
             else:
-                here = (groups[:index] + (_HAND_GROUPS[(*ron_group, False)],)
-                        + groups[index + 1:])
-                lost = ron_group[0] == PUNG
+                here = groups[:index] + (_HAND_GROUPS[parts[index]][1],) + groups[index + 1:]
+                lost = parts[index][0] == PUNG
             out.append(Reading(STANDARD, pair, here + declared, placement, index, chows, pungs,
                                kongs, chow_bits, pung_bits, concealed_pungs - lost, *hand))
     return out

@@ -57,7 +57,7 @@ def baguier(r: Reading) -> bool:
     """Three melds hold all four tiles of two kinds (e.g. 111 123 222): their pungs and one
     chow they share."""
     hogs = _hogs(r, PUNG_AND_CHOW)
-    return len({_chow_holding(r, q) for q in hogs}) < len(hogs)
+    return len(hogs) >= 2 and len({_chow_holding(r, q) for q in hogs}) < len(hogs)
 
 
 @yaku("shierguisan", "十二归三", "Twelve Tiles in Four Sets", 30, S,
