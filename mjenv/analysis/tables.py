@@ -174,8 +174,11 @@ NUMBER_WAITS = _wait_table(NUMBER_TABLE, 9)
 HONOR_WAITS = _wait_table(HONOR_TABLE, 7)
 
 
+IndexedT = dict[bytes, tuple[tuple[int, int], ...]]       # key -> (pair, index of its melds)
+
+
 def _by_suit(table: dict[bytes, tuple[ReadingT, ...]], suits: tuple[int, ...]
-             ) -> tuple[dict[bytes, tuple[tuple[int, int], ...]], dict[int, list[tuple[MeldT, ...]]]]:
+             ) -> tuple[IndexedT, dict[int, list[tuple[MeldT, ...]]]]:
     """A reading table with each melds tuple replaced by its index among the distinct ones
     (about 3,000 in a number suit), and per suit those melds moved to its tiles: a suit's
     readings are then a look-up and a list index, with nothing built per hand."""

@@ -1,8 +1,8 @@
 """``mjenv train rllib``: self-play PPO on a Ray cluster (RLlib), the optional ``ray`` extra.
 
 ``mjenv train rllib --num-env-runners N [--address auto|HOST:PORT] --total-steps N --out
-runs/NAME`` trains (``mjenv.integrations.rllib_train``; every ``RLlibArgs`` field is a flag) and writes
-``runs/NAME/policy.pt``, which ``mjenv eval --agent ppo:runs/NAME/policy.pt`` reads.
+runs/NAME`` trains (``mjenv.integrations.rllib_train``; every ``RLlibArgs`` field is a flag)
+and writes ``runs/NAME/policy.pt``, which ``mjenv eval --agent ppo:runs/NAME/policy.pt`` reads.
 ``mjenv train rllib --convert runs/NAME/rllib --out FILE.pt`` converts an RLlib checkpoint
 without training. Without ``--address`` a local Ray instance is started and stopped.
 ``docs/scaling.md`` covers clusters.

@@ -1,8 +1,9 @@
 """Ray RLlib (new API stack) adapter: a turn-based multi-agent env and a masked PPO module.
 
 Install with ``pip install "mjenv[ray]"``; importing this module without Ray raises
-:class:`mjenv.integrations.MissingExtraError` with that hint. ``mjenv.integrations.rllib_train`` builds
-the trainer (``mjenv train rllib``) from the pieces here; ``docs/scaling.md`` is the manual.
+:class:`mjenv.integrations.MissingExtraError` with that hint. ``mjenv.integrations.rllib_train``
+builds the trainer (``mjenv train rllib``) from the pieces here; ``docs/scaling.md`` is the
+manual.
 
 Environment (:class:`MahjongMultiAgentEnv`)
     One episode is one deal (``mjenv.game.Hand``), drawn like the single-machine trainer's
