@@ -20,9 +20,8 @@ from operator import attrgetter
 from typing import Callable, NamedTuple
 
 from mjenv.scoring.context import FLAG_NAMES
-from mjenv.scoring.reading import ALL_SUITS, PLACEMENTS, SHAPES, Reading
-from mjenv.scoring.views import (VIEWS, Chows, Flags, Placement, Pungs, PungsAndPair, Situation,
-                                 Suits)
+from mjenv.scoring.reading import ALL_SUITS, SHAPES, Reading
+from mjenv.scoring.views import VIEWS, Chows, Flags, Pungs, PungsAndPair, Situation, Suits
 from mjenv.scoring.yaku import YAKU
 from mjenv.tiles import NUMBERS
 
@@ -82,7 +81,7 @@ _READING = {shape: _members(Reading, shape) for shape in SHAPES}
 def _make_tables() -> None:
     """Per view, its results on the values that most readings share, made at import (20 ms):
     every set of suits; the standard reading's chows up to three, pungs up to two (no kong),
-    a pair with up to one pung, every placement."""
+    a pair with up to one pung."""
     standard = SHAPES[0]
     chow_starts = [t for t in NUMBERS if t % 9 <= 6]
     suit_sets = [frozenset(suits) for n in range(len(ALL_SUITS) + 1)
@@ -97,8 +96,6 @@ def _make_tables() -> None:
         PungsAndPair: [(standard, pungs, _bits(pungs), pair) for n in range(2)
                        for pungs in combinations(range(34), n) for pair in range(34)
                        if pair not in pungs],
-        Placement: [(standard, placement, single, concealed) for placement in PLACEMENTS
-                    for single in (False, True) for concealed in range(5)],
     }
     for tier in _TIERS:
         for v in values.get(tier.kind, ()):

@@ -83,14 +83,4 @@ class PungsAndPair(NamedTuple):
     pair: int | None
 
 
-class Placement(NamedTuple):
-    """The shape, where the winning tile sits, whether the hand had a single wait, and the
-    暗刻 that placement leaves."""
-
-    shape: str
-    placement: str | None
-    single_wait: bool
-    concealed_pungs: int
-
-
-VIEWS = (Suits, Tiles, Situation, Chows, Pungs, PungsAndPair, Placement)
+VIEWS = (Suits, Tiles, Situation, Chows, Pungs, PungsAndPair)

@@ -62,7 +62,7 @@ def test_tables_hold_what_the_predicates_say():
             assert mask == want, (tier.kind.__name__, key)
     assert {t.kind.__name__: bool(t.table) for t in tiers._TIERS} == {
         "Suits": True, "Tiles": False, "Situation": False, "Chows": True, "Pungs": True,
-        "PungsAndPair": True, "Placement": True}
+        "PungsAndPair": True}
 
 
 def test_score_is_the_best_reading_of_the_plain_definition():

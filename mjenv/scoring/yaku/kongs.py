@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from mjenv.scoring.views import Placement, Pungs
+from mjenv.scoring.reading import Reading
+from mjenv.scoring.views import Pungs
 from mjenv.scoring.yaku.base import S, yaku
 
 
@@ -26,14 +27,14 @@ def shiba_luohan(r: Pungs) -> bool:
 
 
 @yaku("san_anke", "三暗刻", "Three Concealed Pungs", 10, S)
-def san_anke(r: Placement) -> bool:
+def san_anke(r: Reading) -> bool:
     """Three concealed pungs; a pung completed by a ron tile is not one (RULES.md §7)."""
     return r.concealed_pungs >= 3
 
 
 @yaku("si_anke", "四暗刻", "Four Concealed Pungs", 30, S,
       excludes=("san_anke", "duiduihu", "menqing"))
-def si_anke(r: Placement) -> bool:
+def si_anke(r: Reading) -> bool:
     """Four concealed pungs."""
     return r.concealed_pungs == 4
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mjenv.scoring.reading import BIANZHANG, DANDIAO, KANZHANG, SHUANGPENG
-from mjenv.scoring.views import Placement, Situation
+from mjenv.scoring.reading import BIANZHANG, DANDIAO, KANZHANG, SHUANGPENG, Reading
+from mjenv.scoring.views import Situation
 from mjenv.scoring.yaku.base import ANY, S, yaku
 
 
@@ -20,13 +20,13 @@ def dutin(r: Situation) -> bool:
 
 
 @yaku("duipeng", "对碰", "Dual Pung Wait", 1, S)
-def duipeng(r: Placement) -> bool:
+def duipeng(r: Reading) -> bool:
     """Placement 双碰."""
     return r.placement == SHUANGPENG
 
 
 @yaku("jiadu", "假独", "False Single Wait", 1, S)
-def jiadu(r: Placement) -> bool:
+def jiadu(r: Reading) -> bool:
     """Placement 边张, 坎张 or 单吊, but the hand had two or more waits."""
     return r.placement in (BIANZHANG, KANZHANG, DANDIAO) and not r.single_wait
 
