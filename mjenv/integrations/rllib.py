@@ -76,7 +76,7 @@ except ImportError as exc:  # ray without its rllib dependencies, or a broken in
 from agents.ppo import NetConfig, PolicyNet, masked_logits, save_policy_file
 from mjenv.env.actions import NUM_ACTIONS, decode_action, legal_mask
 from mjenv.env.observation import NUM_PLANES, encode
-from mjenv.env.play import play
+from mjenv.env.play import MaskedActionError, play  # a masked action id reaching the env
 from mjenv.game import Hand
 from mjenv.rules import RuleConfig
 from training.selfplay import LATEST, RolloutSettings, sample_opponent
@@ -85,10 +85,6 @@ OBS_KEY = "observation"
 MASK_KEY = "action_mask"
 MAIN = "main"
 NUM_SEATS = 4
-
-
-class MaskedActionError(ValueError):
-    """An action whose mask bit is 0 reached the environment (a masking bug upstream)."""
 
 
 def past_module_id(k: int) -> str:
