@@ -6,8 +6,10 @@ from hand to hand: its result is memoised on them, with every predicate of the s
 shape at once. A result memoised under a view's values was computed from nothing else, so it
 holds for every reading that shares them: the memos are rule-agnostic and never change a result
 (``holding_yaku`` in ``mjenv.scoring.score`` is the plain evaluation the tests hold them to).
-Predicates of the whole ``Reading`` are evaluated on every reading. The suits view has so few
-values (128) that its table is made at import.
+Predicates of the whole ``Reading`` are evaluated on every reading. The values most readings
+share (every set of suits; up to three chows, two pungs, one pung with the pair) are evaluated
+at import, into tables that the memos start from and that survive ``clear_caches``: import-time
+tables computed by the predicates themselves, never a second statement of a rule.
 
 A set of yaku is an int, bit i for the i-th yaku of ``YAKU`` (rulebook order); the few
 multiplicities above 1 (三元牌, once per dragon pung) ride along as ``(i, n)`` pairs.
