@@ -6,7 +6,7 @@ Names are exported lazily (PEP 562): ``import agents`` never imports torch, and
 
 from __future__ import annotations
 
-import importlib
+from mjenv._lazy import lazy_exports
 
 _EXPORTS = {
     "Agent": "agents.base",
@@ -19,16 +19,4 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'agents' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports("agents", _EXPORTS, globals())

@@ -79,8 +79,9 @@ def encoding_signature() -> dict[str, Any]:
     return {
         "num_planes": int(observation.NUM_PLANES),
         "planes_sha": digest,
-        "observation_version": str(getattr(observation, "ENCODING_VERSION",
-                                           getattr(observation, "VERSION", ""))),
+        # Always empty (the planes' names and count above are what changes with the encoding);
+        # kept because every checkpoint stores the key and loading compares the whole dict.
+        "observation_version": "",
         "num_actions": int(actions.NUM_ACTIONS),
     }
 

@@ -26,8 +26,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from agents import make_agent  # noqa: E402
-from mjenv.env.actions import decode_action, legal_mask  # noqa: E402
-from mjenv.env.observation import encode  # noqa: E402
+from mjenv.env.play import play  # noqa: E402
 from mjenv.game import Hand  # noqa: E402
 
 SPECS = ("heuristic:efficiency", "heuristic:v1", "heuristic:nodefence", "heuristic")
@@ -36,20 +35,12 @@ SPECS = ("heuristic:efficiency", "heuristic:v1", "heuristic:nodefence", "heurist
 def run(spec: str, hands: int, first: int) -> tuple[float, float]:
     """Play hands ``first`` … ``first + hands - 1``; returns (decisions/s, hands/s)."""
     agents = [make_agent(spec, seed=s) for s in range(4)]
-    decisions = 0
+    decisions = []
     start = time.process_time()
     for seed in range(first, first + hands):
-        hand = Hand(seed=seed)
-        while not hand.over:
-            seat = hand.to_act[0]
-            view = hand.view(seat)
-            mask = legal_mask(view)
-            agent = agents[seat]
-            obs = encode(view) if getattr(agent, "needs_observation", True) else None
-            hand.step(seat, decode_action(int(agent.act(obs, mask, view)), view))
-            decisions += 1
+        play(Hand(seed=seed), agents, on_step=decisions.append)
     elapsed = time.process_time() - start
-    return decisions / elapsed, hands / elapsed
+    return len(decisions) / elapsed, hands / elapsed
 
 
 def main() -> None:

@@ -52,7 +52,7 @@ def peer_decisions_per_s(steps: int, num_envs: int, repeats: int) -> float:
 def rllib_rates(runners: int, iterations: int, steps: int, num_envs: int) -> dict[str, float]:
     import ray
 
-    from training.rllib_ppo import RLlibArgs, build_config
+    from mjenv.integrations.rllib_train import RLlibArgs, build_config
 
     with tempfile.TemporaryDirectory() as tmp:
         args = RLlibArgs(out=tmp, num_env_runners=runners, num_envs_per_env_runner=num_envs,

@@ -6,7 +6,7 @@ only scores hands never imports the game engine or gymnasium.
 
 from __future__ import annotations
 
-import importlib
+from mjenv._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -30,19 +30,7 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS) + ["ENV_IDS", "__version__", "register_envs"]
-
-
-def __getattr__(name: str):
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'mjenv' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports("mjenv", _EXPORTS, globals())
 
 
 #: The Gymnasium ids this package registers, and their entry points (strings: the environment

@@ -10,15 +10,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 NUM_KINDS = 34
 SUITS = "mps"
 HONOR_SUIT = "z"
 EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, 34)
-WINDS = (EAST, SOUTH, WEST, NORTH)
-DRAGONS = (WHITE, GREEN, RED)
 WIND_LETTERS = "ESWN"
+
+# The kinds by family (RULES.md §1): every other module imports these.
+NUMBERS = range(27)                                            # 序数牌: m, p, s
+HONORS = range(27, 34)                                         # 字牌
+WINDS: tuple[int, ...] = (EAST, SOUTH, WEST, NORTH)
+DRAGONS: tuple[int, ...] = (WHITE, GREEN, RED)
+TERMINALS: tuple[int, ...] = tuple(t for t in NUMBERS if t % 9 in (0, 8))    # ranks 1 and 9
+ORPHANS: tuple[int, ...] = TERMINALS + tuple(HONORS)           # 幺九: thirteen orphans' kinds
+SUIT_FIRSTS: tuple[int, ...] = (0, 9, 18)                     # 1m, 1p, 1s
 
 TILE_NAMES: tuple[str, ...] = tuple(
     [f"{r}{s}" for s in SUITS for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)]
@@ -48,14 +56,6 @@ def rank_of(tile: int) -> int:
 
 def is_honor(tile: int) -> bool:
     return tile >= 27
-
-
-def is_terminal(tile: int) -> bool:
-    return tile < 27 and tile % 9 in (0, 8)
-
-
-def is_terminal_or_honor(tile: int) -> bool:
-    return tile >= 27 or tile % 9 in (0, 8)
 
 
 _GROUP_RE = re.compile(r"(\d+)([a-zA-Z])")
@@ -106,8 +106,9 @@ def _one(name: str) -> int:
     return _NAME_TO_TILE[name]
 
 
+@lru_cache(maxsize=256)
 def parse_tile(text: str) -> int:
-    """Parse exactly one tile (``"5s"``)."""
+    """Parse exactly one tile (``"5s"``); memoised, as the same few texts recur."""
     tiles = parse_tiles(text)
     if len(tiles) != 1:
         raise ValueError(f"{text!r} is not a single tile")
@@ -204,6 +205,12 @@ def parse_meld(text: str | Meld) -> Meld:
         return text
     if not isinstance(text, str) or ":" not in text:
         raise ValueError(f"{text!r} is not a meld: write kind:tiles, e.g. chi:234s or pon:777z")
+    return _parse_meld_text(text)
+
+
+@lru_cache(maxsize=1024)
+def _parse_meld_text(text: str) -> Meld:
+    """``parse_meld`` of a string (memoised: melds are immutable, and few texts recur)."""
     kind, _, body = text.strip().partition(":")
     kind = kind.strip().lower()
     if kind not in MELD_KINDS:

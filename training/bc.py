@@ -32,7 +32,10 @@ import torch
 from torch import nn
 
 from agents.ppo import InputBuilder, NetConfig, PolicyNet, masked_logits, save_policy_file
+from mjenv.env.actions import encode_action
+from mjenv.game import Action
 from mjenv.rules import RuleConfig
+from training.args import LocalArgs, TrainerArgs, arg
 
 
 @dataclass
@@ -50,8 +53,7 @@ def play_teacher_games(hands: int, seed: Sequence[int] | int, rules: RuleConfig,
                        teacher: str = "heuristic") -> list[dict]:
     """``hands`` deals with the ``teacher`` in every seat, as game records."""
     from agents import make_agent
-    from mjenv.env.actions import decode_action, legal_mask
-    from mjenv.env.observation import encode
+    from mjenv.env.play import play
     from mjenv.game import Hand
 
     rng = np.random.default_rng(seed)
@@ -59,14 +61,9 @@ def play_teacher_games(hands: int, seed: Sequence[int] | int, rules: RuleConfig,
     records = []
     for _ in range(hands):
         deal_seed, round_wind = int(rng.integers(2**62)), int(rng.integers(2))
-        hand = Hand(rules, seed=deal_seed, dealer=0, round_wind=round_wind)
-        decisions = []
-        while not hand.over:
-            seat = hand.to_act[0]
-            view = hand.view(seat)
-            action = decode_action(int(agent.act(encode(view), legal_mask(view), view)), view)
-            hand.step(seat, action)
-            decisions.append([seat, str(action)])
+        decisions: list[list] = []
+        play(Hand(rules, seed=deal_seed, dealer=0, round_wind=round_wind), [agent] * 4,
+             on_step=lambda step: decisions.append([step.seat, str(step.action)]))
         records.append({"seed": deal_seed, "round_wind": round_wind, "decisions": decisions})
     return records
 
@@ -114,9 +111,9 @@ def records_to_data(records: Sequence[dict], rules: RuleConfig, reward_scale: fl
                     gamma: float = 0.997, config: NetConfig | None = None) -> BCData:
     """Replay the records and encode every decision that had a choice (see the module doc),
     as the input of a network of ``config`` (default: observation planes only)."""
-    from mjenv.env.actions import encode_action, legal_mask
     from mjenv.env.observation import NUM_PLANES, encode
-    from mjenv.game import Action, Hand
+    from mjenv.env.play import play
+    from mjenv.game import Hand
 
     config = config or NetConfig(NUM_PLANES)
     inputs = InputBuilder(config)
@@ -124,19 +121,16 @@ def records_to_data(records: Sequence[dict], rules: RuleConfig, reward_scale: fl
     for rec in records:
         hand = Hand(rules, seed=rec["seed"], dealer=0, round_wind=rec["round_wind"])
         per_seat: list[list[int]] = [[], [], [], []]
-        for seat, text in rec["decisions"]:
-            view = hand.view(seat)
-            action = Action.parse(text)
-            m = legal_mask(view)
-            if int(m.sum()) > 1:
-                per_seat[seat].append(len(actions))
-                obs.append(inputs(encode(view)[None], [view])[0].astype(np.float16))
-                masks.append(m.astype(bool))
-                actions.append(encode_action(action, view))
+
+        def keep(step) -> None:
+            if int(step.mask.sum()) > 1:
+                per_seat[step.seat].append(len(actions))
+                obs.append(inputs(encode(step.view)[None], [step.view])[0].astype(np.float16))
+                masks.append(step.mask.astype(bool))
+                actions.append(step.action_id)
                 returns.append(0.0)
-            hand.step(seat, action)
-        if not hand.over:
-            raise ValueError(f"record of deal seed {rec['seed']} ends before the deal does")
+
+        play(hand, [_Replay(rec)] * 4, on_step=keep)
         for seat in range(4):
             target = reward_scale * float(hand.result.deltas[seat])
             for k, i in enumerate(reversed(per_seat[seat])):
@@ -145,6 +139,26 @@ def records_to_data(records: Sequence[dict], rules: RuleConfig, reward_scale: fl
     return BCData(np.stack(obs) if n else np.zeros((0, config.input_planes, 34), np.float16),
                   np.stack(masks) if n else np.zeros((0, 110), bool),
                   np.array(actions, dtype=np.int64), np.array(returns, dtype=np.float32))
+
+
+class _Replay:
+    """Plays a game record's decisions back, in order, for every seat."""
+
+    name = "record"
+    needs_observation = False
+
+    def __init__(self, record: dict) -> None:
+        self.record, self.next = record, iter(record["decisions"])
+
+    def act(self, observation, mask, view) -> int:
+        seat, text = next(self.next, (None, None))
+        if seat is None:
+            raise ValueError(f"record of deal seed {self.record['seed']} ends before the deal "
+                             f"does")
+        if seat != view.seat:
+            raise ValueError(f"record of deal seed {self.record['seed']}: seat {seat} decides "
+                             f"where seat {view.seat} must")
+        return encode_action(Action.parse(text), view)
 
 
 def _replay_worker(args) -> BCData:
@@ -245,39 +259,17 @@ def behaviour_clone(net: PolicyNet, rules: RuleConfig, *, hands: int, epochs: in
 
 
 @dataclass
-class BCArgs:
-    out: str = "runs/bc"
-    """run folder: the cloned policy is written to out/bc.pt"""
-    seed: int = 1
-    """seed of the teacher games, network init and minibatch order"""
-    hands: int = 2000
-    """deals of teacher self-play to learn from"""
-    teacher: str = "heuristic"
-    """agent spec of the teacher"""
-    epochs: int = 4
-    """passes over the data"""
-    lr: float = 1e-3
-    """Adam learning rate (decays linearly to 0)"""
-    workers: int = 1
-    """processes playing teacher games"""
-    threads: int = 1
-    """torch threads for training (0: one per core; 1 is fastest on a shared machine)"""
-    device: str = "auto"
-    """auto (CUDA when available), cpu, cuda, cuda:N"""
-    min_points: int = 6
-    """RuleConfig.min_points of the teacher games"""
-    channels: int = 64
-    """network width (must match the PPO run that starts from it)"""
-    blocks: int = 4
-    """residual blocks (must match the PPO run that starts from it)"""
-    features: str = ""
-    """extra network input: '' or 'analysis-v1' (must match the PPO run that starts from it)"""
-    reward_scale: float = 0.025
-    """value target scale (as PPO's reward_scale)"""
-    gamma: float = 0.997
-    """value target discount per decision (as PPO's gamma)"""
-    records: str = ""
-    """comma-separated game-record files to learn from instead of playing new games"""
+class BCArgs(TrainerArgs, LocalArgs):
+    """Every field is a ``mjenv train bc`` flag (the groups shared with the other trainers:
+    ``training.args``); the network's shape must match the PPO run that starts from it."""
+
+    out: str = arg("runs/bc", "run folder: the cloned policy is written to out/bc.pt")
+    hands: int = arg(2000, "deals of teacher self-play to learn from")
+    teacher: str = arg("heuristic", "agent spec of the teacher")
+    epochs: int = arg(4, "passes over the data")
+    lr: float = arg(1e-3, "Adam learning rate (decays linearly to 0)")
+    records: str = arg("", "comma-separated game-record files to learn from instead of playing "
+                           "new games")
 
 
 def run_bc(args: BCArgs) -> Path:

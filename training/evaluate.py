@@ -79,36 +79,16 @@ class GroupStats:
 
 def play_hand(hand, agents: Sequence, candidate: int) -> HandStats:
     """Drive ``hand`` (a ``mjenv.game.Hand``) to its end with ``agents[seat]`` deciding for each
-    seat, and return the outcome of seat ``candidate``.
+    seat (``mjenv.env.play.play``), and return the outcome of seat ``candidate``.
 
-    Agents with ``needs_observation = False`` get ``None`` instead of the encoded planes. The
-    candidate's ``below_min`` is set when a tile it drew, or another seat discarded or added to
-    a kan, completed its hand but the win was not offered because it scored below
+    The candidate's ``below_min`` is set when a tile it drew, or another seat discarded or added
+    to a kan, completed its hand but the win was not offered because it scored below
     ``min_points`` (wins withheld by same-turn furiten are told apart with the scorer).
     """
-    from mjenv.env.actions import decode_action, legal_mask
-    from mjenv.env.observation import encode
+    from mjenv.env.play import play
 
-    below_min = False
-    while not hand.over:
-        seat = hand.to_act[0]
-        view = hand.view(seat)
-        mask = legal_mask(view)
-        agent = agents[seat]
-        obs = encode(view) if getattr(agent, "needs_observation", True) else None
-        aid = int(agent.act(obs, mask, view))
-        if not 0 <= aid < mask.size or not mask[aid]:
-            raise RuntimeError(f"agent {getattr(agent, 'name', agent)!r} in seat {seat} chose "
-                               f"masked action {aid} in phase {view.phase}")
-        action = decode_action(aid, view)
-        if (seat == candidate and view.phase == "turn" and view.target_tile is not None
-                and not below_min and view.target_tile in hand.waits(seat)
-                and not any(a.kind == "tsumo" for a in view.legal)):
-            below_min = True
-        hand.step(seat, action)
-        if (seat != candidate and action.kind in ("discard", "kakan") and not below_min
-                and action.tile in hand.waits(candidate)):
-            below_min = _withheld_for_points(hand, candidate, action.tile, action.kind)
+    watch = _BelowMin(hand, candidate)
+    play(hand, agents, on_step=watch)
     r = hand.result
     won = candidate in r.winners
     score = r.scores.get(candidate) if won else None
@@ -120,8 +100,28 @@ def play_hand(hand, agents: Sequence, candidate: int) -> HandStats:
         draw=r.kind == "draw",
         points=int(score.points) if score is not None else 0,
         yaku=tuple(sorted(score.yaku)) if score is not None else (),
-        below_min=below_min,
+        below_min=watch.found,
     )
+
+
+class _BelowMin:
+    """``play``'s step hook that looks for a complete hand of ``seat`` whose win was withheld
+    for its points (see ``play_hand``)."""
+
+    def __init__(self, hand, seat: int) -> None:
+        self.hand, self.seat, self.found = hand, seat, False
+        self.waits = hand.waits(seat)       # as they were before the step seen next
+
+    def __call__(self, step) -> None:
+        hand, seat, action, view = self.hand, self.seat, step.action, step.view
+        if not self.found:
+            if step.seat == seat:           # its own draw completed it but no tsumo is offered
+                self.found = (view.phase == "turn" and view.target_tile is not None
+                              and view.target_tile in self.waits
+                              and not any(a.kind == "tsumo" for a in view.legal))
+            elif action.kind in ("discard", "kakan") and action.tile in hand.waits(seat):
+                self.found = _withheld_for_points(hand, seat, action.tile, action.kind)
+        self.waits = hand.waits(seat)
 
 
 def _withheld_for_points(hand, seat: int, tile: int, kind: str) -> bool:

@@ -17,11 +17,8 @@ evaluation, mean score per deal, with ``_ci95``).
 
 from __future__ import annotations
 
-import argparse
-import ast
 import csv
 import dataclasses
-import inspect
 import json
 import math
 import os
@@ -38,151 +35,46 @@ from torch import nn
 from agents.ppo import (NetConfig, PolicyNet, build_net, check_encoding, pick_device,
                         read_checkpoint_file)
 from mjenv.rules import RuleConfig
+from training.args import LocalArgs, PPOArgs, TrainerArgs, arg
 
 
 @dataclass
-class Args:
-    out: str = "runs/ppo"
-    """run folder: latest.pt, progress.csv, tb/ (TensorBoard), args.json"""
-    seed: int = 1
-    """base seed: rollouts of update u, worker w are seeded with [seed, u, w]"""
-    total_steps: int = 1_000_000
-    """learner decisions to train on in all"""
-    num_steps: int = 4096
-    """learner decisions collected per update (over all workers)"""
-    num_envs: int = 16
-    """concurrent deals per worker (the inference batch)"""
-    workers: int = 1
-    """rollout processes (1: play in the learner process); resume exactly needs the same value"""
-    threads: int = 1
-    """torch threads of the learner process (0: one per core; 1 is fastest on a shared machine)"""
-    device: str = "auto"
-    """learner device: auto (CUDA when available), cpu, cuda, cuda:N"""
-    min_points: int = 6
-    """RuleConfig.min_points of the games trained on"""
-    learning_rate: float = 2.5e-4
-    """Adam learning rate"""
-    anneal_lr: bool = True
-    """decay the learning rate linearly to 0 over total_steps"""
-    gamma: float = 0.997
-    """discount per learner decision"""
-    gae_lambda: float = 0.95
-    """GAE lambda"""
-    num_minibatches: int = 4
-    """minibatches per epoch"""
-    update_epochs: int = 4
-    """passes over each rollout"""
-    norm_adv: bool = True
-    """normalise advantages per minibatch"""
-    clip_coef: float = 0.2
-    """PPO ratio clip"""
-    clip_vloss: bool = True
-    """clip the value update around the rollout's values too"""
-    ent_coef: float = 0.01
-    """entropy bonus (entropy over legal actions)"""
-    vf_coef: float = 0.5
-    """value loss weight"""
-    max_grad_norm: float = 0.5
-    """gradient norm clip"""
-    reward_scale: float = 0.025
-    """reward = the learner's deal score delta times this (1/40)"""
-    shaping_coef: float = 0.0
-    """potential-based shaping weight, potential = -coef * shanten (0: off)"""
-    paired_baseline: bool = False
-    """replay each deal from the same seed with the learner's seat greedy; reward = score minus
-    that shadow score (unbiased, lower variance, ~2x engine work per step)"""
-    channels: int = 64
-    """network width (conv channels)"""
-    blocks: int = 4
-    """residual blocks"""
-    features: str = ""
-    """extra network input: '' (observation planes only) or 'analysis-v1' (agents/features.py)"""
-    latest_share: float = 0.5
-    """share of opponent seats played by the latest weights"""
-    past_share: float = 0.3
-    """share of opponent seats played by frozen past snapshots"""
-    fixed_share: float = 0.2
-    """share of opponent seats played by fixed agents (fixed_opponents)"""
-    fixed_opponents: str = "heuristic:3,random:1"
-    """fixed agent specs with relative weights"""
-    snapshot_every: int = 10
-    """updates between snapshots added to the pool"""
-    pool_size: int = 8
-    """most snapshots kept (oldest dropped first)"""
-    eval_every: int = 10
-    """updates between duplicate evaluations (0: never)"""
-    eval_deals: int = 32
-    """deals per evaluation (each played from all four seats)"""
-    save_every: int = 1
-    """updates between checkpoints (latest.pt)"""
-    resume: bool = False
-    """continue the run in out/ from latest.pt"""
-    init_from: str = ""
-    """start from this checkpoint's weights (e.g. a BC run)"""
-    bc_warmstart: bool = False
-    """behaviour-clone the heuristic agent first (training/bc.py)"""
-    bc_hands: int = 2000
-    """deals of heuristic self-play for the BC data"""
-    bc_epochs: int = 4
-    """BC passes over its data"""
-    bc_lr: float = 1e-3
-    """BC learning rate"""
+class Args(TrainerArgs, LocalArgs, PPOArgs):
+    """Every field is a ``mjenv train ppo`` flag (the groups shared with the other trainers:
+    ``training.args``)."""
 
-    def rules(self) -> RuleConfig:
-        return RuleConfig(min_points=self.min_points)
+    out: str = arg("runs/ppo", "run folder: latest.pt, progress.csv, tb/ (TensorBoard), "
+                               "args.json")
+    total_steps: int = arg(1_000_000, "learner decisions to train on in all", low=1)
+    num_steps: int = arg(4096, "learner decisions collected per update (over all workers)",
+                         low=1)
+    num_envs: int = arg(16, "concurrent deals per worker (the inference batch)", low=1)
+    anneal_lr: bool = arg(True, "decay the learning rate linearly to 0 over total_steps")
+    num_minibatches: int = arg(4, "minibatches per epoch", low=1)
+    norm_adv: bool = arg(True, "normalise advantages per minibatch")
+    clip_vloss: bool = arg(True, "clip the value update around the rollout's values too")
+    shaping_coef: float = arg(0.0, "potential-based shaping weight, potential = -coef * "
+                                   "shanten (0: off)")
+    paired_baseline: bool = arg(False, "replay each deal from the same seed with the learner's "
+                                       "seat greedy; reward = score minus that shadow score "
+                                       "(unbiased, lower variance, ~2x engine work per step)")
+    pool_size: int = arg(8, "most snapshots kept (oldest dropped first)", low=0)
+    eval_every: int = arg(10, "updates between duplicate evaluations (0: never)")
+    eval_deals: int = arg(32, "deals per evaluation (each played from all four seats)", low=1)
+    init_from: str = arg("", "start from this checkpoint's weights (e.g. a BC run)")
+    bc_warmstart: bool = arg(False, "behaviour-clone the heuristic agent first (training/bc.py)")
+    bc_hands: int = arg(2000, "deals of heuristic self-play for the BC data")
+    bc_epochs: int = arg(4, "BC passes over its data")
+    bc_lr: float = arg(1e-3, "BC learning rate")
 
     def net_config(self, num_planes: int) -> NetConfig:
         return NetConfig(num_planes=num_planes, channels=self.channels, blocks=self.blocks,
                          features=self.features)
 
     def validate(self) -> None:
-        for name in ("total_steps", "num_steps", "num_envs", "workers", "num_minibatches",
-                     "update_epochs", "channels", "save_every", "snapshot_every", "eval_deals"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(self, name)}")
+        super().validate()
         if self.num_steps < self.num_minibatches:
             raise ValueError("--num-steps must be at least --num-minibatches")
-
-
-# --------------------------------------------------------------------------- CLI flags
-
-
-def field_docs(cls: type) -> dict[str, str]:
-    """The docstring under each dataclass field (what tyro shows CleanRL users), read from the
-    source so the flag help and the code cannot drift."""
-    try:
-        tree = ast.parse(inspect.getsource(cls))
-    except (OSError, TypeError):
-        return {}
-    body = tree.body[0].body
-    docs = {}
-    for stmt, nxt in zip(body, body[1:]):
-        if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
-                and isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant)
-                and isinstance(nxt.value.value, str)):
-            docs[stmt.target.id] = nxt.value.value
-    return docs
-
-
-def add_args_flags(parser: argparse.ArgumentParser, cls: type = Args) -> None:
-    """One ``--flag`` per field; defaults are SUPPRESSed so ``args_from_namespace`` can tell
-    what the user typed (``--resume`` keeps the stored values of everything else)."""
-    docs = field_docs(cls)
-    for f in dataclasses.fields(cls):
-        flag = "--" + f.name.replace("_", "-")
-        help_text = f"{docs.get(f.name, '')} (default: {f.default})"
-        if f.type in (bool, "bool"):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction,
-                                default=argparse.SUPPRESS, help=help_text)
-        else:
-            typ = {"int": int, "float": float, "str": str}.get(f.type, f.type)
-            parser.add_argument(flag, type=typ, default=argparse.SUPPRESS, help=help_text,
-                                metavar=f.name.upper())
-
-
-def args_from_namespace(ns: argparse.Namespace, cls: type = Args) -> tuple[Any, set[str]]:
-    given = {f.name: getattr(ns, f.name) for f in dataclasses.fields(cls) if hasattr(ns, f.name)}
-    return cls(**given), set(given)
 
 
 # --------------------------------------------------------------------------- PPO pieces

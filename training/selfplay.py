@@ -172,7 +172,12 @@ def _potential(view, coef: float) -> float:
     return -coef * float(shanten_counts(counts, len(view.melds[view.seat])))
 
 
-def _sample_controller(rng: np.random.Generator, settings: RolloutSettings, n_snapshots: int):
+def sample_opponent(rng: np.random.Generator, settings: RolloutSettings,
+                    n_snapshots: int) -> int | str:
+    """The controller of one opponent seat, drawn with ``settings``' shares: ``LATEST`` (the
+    latest weights), a snapshot index 0 … ``n_snapshots`` − 1, or a fixed agent spec of
+    ``fixed_opponents`` (by weight). With no snapshot yet the past share goes to the latest
+    weights. The one opponent draw of self-play, here and in the RLlib environment."""
     shares = np.array([settings.latest_share, settings.past_share if n_snapshots else 0.0,
                        settings.fixed_share], dtype=np.float64)
     if shares.sum() == 0:      # only past snapshots were asked for and the pool is still empty
@@ -216,7 +221,7 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
 
     def new_deal() -> _Deal:
         learner = int(rng.integers(4))
-        controllers = tuple(LATEST if s == learner else _sample_controller(rng, settings, len(snapshots))
+        controllers = tuple(LATEST if s == learner else sample_opponent(rng, settings, len(snapshots))
                             for s in range(4))
         seed, wind = int(rng.integers(2**62)), int(rng.integers(2))
         hand = Hand(settings.rules, seed=seed, dealer=0, round_wind=wind)

@@ -4,36 +4,14 @@ No game state here: every function is pure over tile counts (``counts``: 34 ints
 string-level helpers ``waits``/``shanten``, over mpsz text and meld notation.
 """
 
-from mjenv.analysis.decompose import (
-    decompose_standard,
-    is_knitted,
-    is_seven_pairs,
-    is_thirteen_orphans,
-)
-from mjenv.analysis.shanten import (
-    shanten,
-    shanten_counts,
-    shanten_knitted,
-    shanten_orphans,
-    shanten_seven_pairs,
-    shanten_standard,
-)
+from mjenv.analysis.decompose import (decompose_standard, is_knitted, is_seven_pairs,
+                                      is_thirteen_orphans)
+from mjenv.analysis.shanten import (shanten, shanten_counts, shanten_knitted, shanten_orphans,
+                                    shanten_seven_pairs, shanten_standard)
 from mjenv.analysis.tables import clear_caches
 from mjenv.analysis.waits import structural_waits, wait_kinds, waits
 
-__all__ = [
-    "clear_caches",
-    "decompose_standard",
-    "is_knitted",
-    "is_seven_pairs",
-    "is_thirteen_orphans",
-    "shanten",
-    "shanten_counts",
-    "shanten_knitted",
-    "shanten_orphans",
-    "shanten_seven_pairs",
-    "shanten_standard",
-    "structural_waits",
-    "wait_kinds",
-    "waits",
-]
+__all__ = ["clear_caches", "decompose_standard", "is_knitted", "is_seven_pairs",
+           "is_thirteen_orphans", "shanten", "shanten_counts", "shanten_knitted",
+           "shanten_orphans", "shanten_seven_pairs", "shanten_standard", "structural_waits",
+           "wait_kinds", "waits"]

@@ -9,12 +9,21 @@ All functions take ``counts``: 34 ints, the number of each tile kind (``tiles.co
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Sequence
 
 from mjenv.analysis.tables import KNIT_VALID, SUIT_SLICES, MeldT, ReadingT, suit_readings
-from mjenv.tiles import TILE_NAMES
+from mjenv.tiles import ORPHANS, TILE_NAMES
 
-ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+# Placements of the winning tile in a standard reading (RULES.md §7).
+LIANGMIAN = "liangmian"      # 两面: completes a chow from n,n+1 with 2 <= n <= 7
+BIANZHANG = "bianzhang"      # 边张: 12 -> 3 or 89 -> 7
+KANZHANG = "kanzhang"        # 坎张: n,n+2 -> n+1
+DANDIAO = "dandiao"          # 单吊: completes the pair
+SHUANGPENG = "shuangpeng"    # 双碰: completes a pung from a pair
+PLACEMENTS = (LIANGMIAN, BIANZHANG, KANZHANG, DANDIAO, SHUANGPENG)
+PLACEMENT_ZH = {LIANGMIAN: "两面", BIANZHANG: "边张", KANZHANG: "坎张",
+                DANDIAO: "单吊", SHUANGPENG: "双碰"}
 
 
 def counts_key(counts: Sequence[int], max_copies: int = 4) -> bytes:
@@ -99,13 +108,24 @@ def is_seven_pairs(counts: Sequence[int]) -> bool:
 
     Needs all 14 tiles concealed: any other total is ``False``.
     """
-    key = counts_key(counts)
-    return key.count(2) == 7 and key.count(0) == 27
+    return _seven_pairs(counts_key(counts))
 
 
 def is_knitted(counts: Sequence[int]) -> bool:
     """十三不搭: 14 different tiles, same-suit number tiles at least 3 ranks apart."""
-    key = counts_key(counts)
+    return _knitted(counts_key(counts))
+
+
+def is_thirteen_orphans(counts: Sequence[int]) -> bool:
+    """The 13 terminals and honors, one of them doubled (14 tiles, nothing else)."""
+    return _thirteen_orphans(counts_key(counts))
+
+
+def _seven_pairs(key: bytes) -> bool:
+    return key.count(2) == 7 and key.count(0) == 27
+
+
+def _knitted(key: bytes) -> bool:
     if sum(key) != 14 or max(key) > 1:
         return False
     for lo, hi in SUIT_SLICES[:3]:
@@ -118,8 +138,51 @@ def is_knitted(counts: Sequence[int]) -> bool:
     return True
 
 
-def is_thirteen_orphans(counts: Sequence[int]) -> bool:
-    """The 13 terminals and honors, one of them doubled (14 tiles, nothing else)."""
-    key = counts_key(counts)
-    return sum(key) == 14 and all(key[t] for t in ORPHANS) and \
-        sum(key[t] for t in ORPHANS) == 14
+_orphan_counts = itemgetter(*ORPHANS)
+
+
+def _thirteen_orphans(key: bytes) -> bool:
+    return sum(key) == 14 and sum(_orphan_counts(key)) == 14 and all(_orphan_counts(key))
+
+
+SEVEN_PAIRS, KNITTED, THIRTEEN_ORPHANS = "seven_pairs", "knitted", "thirteen_orphans"
+
+
+def special_shapes(key: bytes) -> list[str]:
+    """The special winning shapes (RULES.md §7) that 14 concealed tiles make, for a caller
+    that has checked ``key`` (``bytes`` of the 34 counts) itself (the scorer)."""
+    out = []
+    if _seven_pairs(key):
+        out.append(SEVEN_PAIRS)
+    if _knitted(key):
+        out.append(KNITTED)
+    if _thirteen_orphans(key):
+        out.append(THIRTEEN_ORPHANS)
+    return out
+
+
+def placements(pair: int, melds: Sequence[MeldT], win: int
+               ) -> tuple[tuple[str, int | None], ...]:
+    """Every way the winning tile ``win`` completes a part of one standard reading (RULES.md
+    §7), as ``(placement, index into melds)``, ``None`` for the pair; equal melds give one
+    placement (the first), in meld order.
+
+    >>> placements(4, (("chow", 0), ("chow", 9)), 2)     # 123m completed by 3m: 边张
+    (('bianzhang', 0),)
+    """
+    out: list[tuple[str, int | None]] = [(DANDIAO, None)] if pair == win else []
+    for i, (kind, first) in enumerate(melds):
+        if (kind, first) in melds[:i]:
+            continue
+        if kind == "pung":
+            if first == win:
+                out.append((SHUANGPENG, i))
+        elif first <= win <= first + 2:
+            low = first % 9 + 1                 # the chow's lowest rank
+            if win == first + 1:
+                out.append((KANZHANG, i))
+            elif (low == 1 and win == first + 2) or (low == 7 and win == first):
+                out.append((BIANZHANG, i))
+            else:
+                out.append((LIANGMIAN, i))
+    return tuple(out)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Sequence
 
-from mjenv.analysis.decompose import ORPHANS, counts_key
+from mjenv.analysis.decompose import counts_key
 from mjenv.analysis.tables import (
     KNIT_BEST,
     KNIT_PAIR,
@@ -28,7 +28,7 @@ from mjenv.analysis.tables import (
     suit_knit_row,
 )
 from mjenv.analysis.waits import check_size, hand_counts, held_counts, normalize_melds
-from mjenv.tiles import Meld
+from mjenv.tiles import ORPHANS, Meld
 
 
 @cached(1 << 15)

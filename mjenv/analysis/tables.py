@@ -174,23 +174,41 @@ NUMBER_WAITS = _wait_table(NUMBER_TABLE, 9)
 HONOR_WAITS = _wait_table(HONOR_TABLE, 7)
 
 
-@cached(_CACHE)
+IndexedT = dict[bytes, tuple[tuple[int, int], ...]]       # key -> (pair, index of its melds)
+
+
+def _by_suit(table: dict[bytes, tuple[ReadingT, ...]], suits: tuple[int, ...]
+             ) -> tuple[IndexedT, dict[int, list[tuple[MeldT, ...]]]]:
+    """A reading table with each melds tuple replaced by its index among the distinct ones
+    (about 3,000 in a number suit), and per suit those melds moved to its tiles: a suit's
+    readings are then a look-up and a list index, with nothing built per hand."""
+    index: dict[tuple[MeldT, ...], int] = {}
+    indexed = {key: tuple((p, index.setdefault(melds, len(index))) for p, melds in readings)
+               for key, readings in table.items()}
+    moved = {suit: [tuple([(kind, r + SUIT_SLICES[suit][0]) for kind, r in melds])
+                    for melds in index] for suit in suits}
+    return indexed, moved
+
+
+_NUMBER_INDEXED, _NUMBER_MELDS = _by_suit(NUMBER_TABLE, (0, 1, 2))
+_HONOR_INDEXED, _HONOR_MELDS = _by_suit(HONOR_TABLE, (3,))
+_SUIT_READINGS = tuple((_NUMBER_INDEXED, _NUMBER_MELDS[s], SUIT_SLICES[s][0]) for s in range(3)) \
+    + ((_HONOR_INDEXED, _HONOR_MELDS[3], 27),)
+
+
 def suit_readings(suit: int, key: bytes) -> tuple[ReadingT, ...]:
     """Every reading of one suit's tiles as melds plus at most one pair, in absolute tiles.
 
     A suit whose count is 0 mod 3 reads without a pair, 2 mod 3 with exactly one, 1 mod 3 never
     (empty result). Readings are sorted, melds inside each by (first tile, kind). A table
-    look-up moved to the suit's tiles; only keys the tables cannot hold (a fifth copy from the
-    wait search, more than 14 tiles) are searched.
+    look-up; only keys the tables cannot hold (a fifth copy from the wait search, more than 14
+    tiles) are searched.
     """
-    rel = (NUMBER_TABLE if suit < 3 else HONOR_TABLE).get(key)
+    indexed, melds, base = _SUIT_READINGS[suit]
+    rel = indexed.get(key)
     if rel is None:
         return () if max(key, default=0) <= 4 and sum(key) <= 14 else _search(suit, key)
-    base = SUIT_SLICES[suit][0]
-    if not base:
-        return rel
-    return tuple([(p + base if p >= 0 else -1, tuple([(kind, r + base) for kind, r in melds]))
-                  for p, melds in rel])
+    return tuple([(p + base if p >= 0 else -1, melds[i]) for p, i in rel])
 
 
 # --- standard shanten blocks ----------------------------------------------------------------
@@ -322,19 +340,33 @@ def suit_knit_row(key: bytes) -> int:
 
 # --- waits ----------------------------------------------------------------------------------
 
-@cached(_CACHE)
-def suit_wait_ranks(suit: int, key: bytes) -> tuple[int, ...]:
+# Per suit and wait-rank mask (bit r: rank r + 1): the absolute tiles of those ranks.
+_WAIT_TILES = tuple(tuple(tuple(base + r for r in range(n) if m >> r & 1) for m in range(1 << n))
+                    for (base, _), n in zip(SUIT_SLICES, (9, 9, 9, 7)))
+
+
+def suit_wait_ranks(suit: int, key: bytes, fifth: bool = True) -> tuple[int, ...]:
     """Absolute tiles of this suit whose addition makes the suit read as melds (+ a pair),
     in tile order.
 
-    A fifth copy is allowed: these are structural waits, the four-held rule is applied later.
-    Up to 13 tiles and four copies the answer is a look-up in the wait tables (a fifth copy,
-    or a longer key, is searched).
+    With ``fifth`` a fifth copy is allowed: these are structural waits, the four-held rule is
+    applied later; without it a rank held four times is no wait (what the four-held rule
+    leaves anyway). Up to 13 tiles the answer is a look-up in the wait tables; a fifth copy, or
+    a longer key, is searched.
     """
+    waits = NUMBER_WAITS if suit < 3 else HONOR_WAITS
+    if sum(key) <= 13 and (not fifth or max(key, default=0) < 4):
+        return _WAIT_TILES[suit][waits.get(int.from_bytes(key, "little"), 0)]
+    return _searched_wait_ranks(suit, key)
+
+
+@cached(_CACHE)
+def _searched_wait_ranks(suit: int, key: bytes) -> tuple[int, ...]:
+    """``suit_wait_ranks`` with a fifth copy allowed, where the tables do not reach."""
+    waits = NUMBER_WAITS if suit < 3 else HONOR_WAITS
     base = SUIT_SLICES[suit][0]
     small = sum(key) <= 13 and max(key, default=0) <= 4
-    ranks = (NUMBER_WAITS if suit < 3 else HONOR_WAITS).get(int.from_bytes(key, "little"), 0) \
-        if small else 0
+    ranks = waits.get(int.from_bytes(key, "little"), 0) if small else 0
     out = []
     buf = bytearray(key)
     for r, c in enumerate(key):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator
 from typing import Iterable, Sequence
 
-from mjenv.analysis.decompose import ORPHANS, counts_key
+from mjenv.analysis.decompose import counts_key
 from mjenv.analysis.tables import (
     HONOR_TABLE,
     KNIT_VALID,
@@ -22,7 +22,7 @@ from mjenv.analysis.tables import (
     cached,
     suit_wait_ranks,
 )
-from mjenv.tiles import TILE_NAMES, Meld, counts34, parse_meld, parse_melds, parse_tiles
+from mjenv.tiles import ORPHANS, TILE_NAMES, Meld, counts34, parse_meld, parse_melds, parse_tiles
 
 
 def normalize_melds(melds: Sequence[Meld | str] | str | None) -> tuple[Meld, ...]:
@@ -86,20 +86,7 @@ def structural_waits(counts: Sequence[int], n_melds: int = 0) -> list[int]:
     """
     key = counts_key(counts)
     check_size(sum(key), n_melds, (13,), "a wait set")
-    return list(_structural_waits(key, n_melds))
-
-
-def structural_wait_kinds(key: bytes, n_melds: int) -> tuple[int, ...]:
-    """``structural_waits`` for a caller that has checked its input itself (the scorer):
-    ``key`` is ``bytes`` of 34 counts 0–4 totalling 13 − 3·``n_melds``."""
-    return _structural_waits(key, n_melds)
-
-
-def special_wait_kinds(key: bytes) -> list[int]:
-    """The seven-pairs, knitted and thirteen-orphans waits of a fully concealed 13-tile hand,
-    for a caller that has checked its input itself (the scorer): ``key`` is ``bytes`` of 34
-    counts 0–4 totalling 13. A fifth copy is allowed, as in ``structural_wait_kinds``."""
-    return _special_waits(key)
+    return list(_structural_waits(key, n_melds, True))
 
 
 # Per suit: (suit, first kind, last kind + 1, complete-suit table).
@@ -108,8 +95,9 @@ _SUITS = tuple((suit, lo, hi, HONOR_TABLE if suit == 3 else NUMBER_TABLE)
 
 
 @cached(1 << 14)
-def _structural_waits(key: bytes, n_melds: int) -> tuple[int, ...]:
-    """``structural_waits`` on a checked key; cached, the engine asks again for unchanged hands."""
+def _structural_waits(key: bytes, n_melds: int, fifth: bool) -> tuple[int, ...]:
+    """``structural_waits`` on a checked key (``fifth``: a fifth copy allowed; without it, a
+    kind held four times is no wait); cached, the engine asks again for unchanged hands."""
     # Standard: only the suit that gets the tile changes. At most one suit may be incomplete
     # (then the wait lies there); adding turns a suit's count 1→2 mod 3 (it gains the hand's
     # pair: no other suit may hold one) or 2→0 (it loses its pair: exactly one other suit must
@@ -138,7 +126,7 @@ def _structural_waits(key: bytes, n_melds: int) -> tuple[int, ...]:
             r = mods[suit]
             if (r == 1 and pair_suits == 0) or (r == 2 and pair_suits == 2):
                 lo, hi = SUIT_SLICES[suit]
-                waits += suit_wait_ranks(suit, key[lo:hi])
+                waits += suit_wait_ranks(suit, key[lo:hi], fifth)
     if n_melds == 0 and sum(key) == 13:
         special = _special_waits(key)
         if special:
@@ -183,8 +171,14 @@ def wait_kinds(counts: Sequence[int], melds: Sequence[Meld | str] = ()) -> list[
     key = counts_key(counts)
     ms = normalize_melds(melds)
     check_size(sum(key), len(ms), (13,), "a wait set")
-    held = held_counts(key, ms)
-    return [t for t in _structural_waits(key, len(ms)) if held[t] < 4]
+    return held_wait_kinds(key, held_counts(key, ms), len(ms))
+
+
+def held_wait_kinds(key: bytes, held: Sequence[int], n_melds: int) -> list[int]:
+    """``wait_kinds`` for a caller that has checked its input itself (the scorer): ``key`` is
+    ``bytes`` of the 34 concealed counts (13 − 3·``n_melds`` tiles), ``held`` the counts of
+    every tile held, melds included."""
+    return [t for t in _structural_waits(key, n_melds, False) if held[t] < 4]
 
 
 def waits(hand: str | Sequence[int], melds: Sequence[Meld | str] | str = ()) -> list[str]:

@@ -34,8 +34,7 @@ def play_match(seed: int, rounds: int, style: str, every_event: bool,
                out: TextIO) -> tuple[int, ...]:
     """Play and draw one match of the four ``SEATS`` agents; returns the final scores."""
     from agents import make_agent
-    from mjenv.env.actions import decode_action, legal_mask
-    from mjenv.env.observation import encode
+    from mjenv.env.play import play
     from mjenv.env.render import render_table
     from mjenv.game import Match
     from mjenv.rules import RuleConfig
@@ -46,16 +45,13 @@ def play_match(seed: int, rounds: int, style: str, every_event: bool,
     number = 1
     while True:
         hand = match.hand
-        while not hand.over:
-            seat = hand.to_act[0]
-            view = hand.view(seat)
-            agent = agents[seat]
-            obs = encode(view) if getattr(agent, "needs_observation", True) else None
-            action = decode_action(int(agent.act(obs, legal_mask(view), view)), view)
-            hand.step(seat, action)
-            if every_event and action.kind != "pass":
-                out.write(f"\nseat {seat} ({SEATS[seat]}): {action}\n")
+
+        def draw(step) -> None:
+            if step.action.kind != "pass":
+                out.write(f"\nseat {step.seat} ({SEATS[step.seat]}): {step.action}\n")
                 out.write(render_table(hand, style=style, to_act=hand.to_act) + "\n")
+
+        play(hand, agents, on_step=draw if every_event else None)
         out.write(f"\n=== hand {number} ===\n{render_table(hand, style=style)}\n")
         if match.over:
             break

@@ -39,32 +39,46 @@ class Quit(Exception):
     """The person asked to leave (``q`` or end of input)."""
 
 
-def _ask(view, out: TextIO, inp: TextIO) -> object:
-    """The person's choice among ``view.legal``; re-asks until the answer is valid."""
-    from mjenv.game import Action
-    legal = list(view.legal)
-    while True:
-        out.write("Your move:\n")
-        for i, a in enumerate(legal, 1):
-            out.write(f"  {i:2d}. {a}\n")
-        out.write("> ")
-        out.flush()
-        line = inp.readline()
-        if not line:
-            raise Quit
-        answer = line.strip()
-        if answer.lower() in ("q", "quit", "exit"):
-            raise Quit
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
-            return legal[int(answer) - 1]
-        try:
-            action = Action.parse(answer)
-        except ValueError:
-            action = _discard_of(answer)
-        if action in legal:
-            return action
-        out.write(f"'{answer}' is not one of the choices: type a number 1–{len(legal)}, "
-                  f"the action's text, or a tile to discard it.\n")
+class Person:
+    """The person's seat, as an agent: the table as the seat sees it, the legal actions as a
+    numbered menu, and the answer (a number, the action's text, or a tile to discard it),
+    asked again until valid."""
+
+    name = "you"
+    needs_observation = False
+
+    def __init__(self, out: TextIO, inp: TextIO, style: str) -> None:
+        self.out, self.inp, self.style = out, inp, style
+
+    def act(self, observation, mask, view) -> int:
+        from mjenv.env.actions import encode_action
+        from mjenv.env.render import render_view
+        from mjenv.game import Action
+
+        out, legal = self.out, list(view.legal)
+        out.write("\n" + render_view(view, style=self.style) + "\n")
+        while True:
+            out.write("Your move:\n")
+            for i, a in enumerate(legal, 1):
+                out.write(f"  {i:2d}. {a}\n")
+            out.write("> ")
+            out.flush()
+            line = self.inp.readline()
+            if not line:
+                raise Quit
+            answer = line.strip()
+            if answer.lower() in ("q", "quit", "exit"):
+                raise Quit
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return encode_action(legal[int(answer) - 1], view)
+            try:
+                action = Action.parse(answer)
+            except ValueError:
+                action = _discard_of(answer)
+            if action in legal:
+                return encode_action(action, view)
+            out.write(f"'{answer}' is not one of the choices: type a number 1–{len(legal)}, "
+                      f"the action's text, or a tile to discard it.\n")
 
 
 def _discard_of(answer: str) -> object:
@@ -93,8 +107,7 @@ def play_session(*, seat: int = 0, vs: str = "heuristic", seed: int | None = Non
     import secrets
 
     from agents import make_agent
-    from mjenv.env.actions import decode_action, legal_mask
-    from mjenv.env.observation import encode
+    from mjenv.env.play import play
     from mjenv.env.render import render_table, render_view
     from mjenv.game import Match
     from mjenv.rules import RuleConfig
@@ -102,7 +115,8 @@ def play_session(*, seat: int = 0, vs: str = "heuristic", seed: int | None = Non
     rules = rules or RuleConfig()
     if seed is None:
         seed = secrets.randbits(32)
-    others = {s: make_agent(vs, seed=seed * 4 + s) for s in range(4) if s != seat}
+    seats = [Person(out, inp, style) if s == seat else make_agent(vs, seed=seed * 4 + s)
+             for s in range(4)]
     match = Match(rules, seed=seed)
     out.write(f"mjenv play — you are seat {seat}, against 3× {vs}; match seed {seed}\n")
     done = 0
@@ -110,21 +124,14 @@ def play_session(*, seat: int = 0, vs: str = "heuristic", seed: int | None = Non
         while True:
             hand = match.hand
             out.write(f"\n=== hand {done + 1} ===\n")
-            while not hand.over:
-                actor = hand.to_act[0]
-                view = hand.view(actor)
-                if actor == seat:
-                    out.write("\n" + render_view(view, style=style) + "\n")
-                    action = _ask(view, out, inp)
-                else:
-                    agent = others[actor]
-                    obs = encode(view) if getattr(agent, "needs_observation", True) else None
-                    action = decode_action(int(agent.act(obs, legal_mask(view), view)), view)
-                hand.step(actor, action)
-                if action.kind != "pass" or actor == seat:
-                    out.write(_event(actor, action, seat) + "\n")
+
+            def tell(step) -> None:
+                if step.action.kind != "pass" or step.seat == seat:
+                    out.write(_event(step.seat, step.action, seat) + "\n")
                     if not hand.over and seat not in hand.to_act:
                         out.write(render_view(hand.view(seat), style=style) + "\n")
+
+            play(hand, seats, on_step=tell)
             out.write("\n" + render_table(hand, style=style) + "\n" + _payments(hand) + "\n")
             done += 1
             if match.over or (hands is not None and done >= hands):

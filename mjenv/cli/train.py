@@ -15,8 +15,9 @@ import sys
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from mjenv.cli import train_rllib
+    from training.args import add_args_flags
     from training.bc import BCArgs
-    from training.ppo import Args, add_args_flags
+    from training.ppo import Args
 
     sub = parser.add_subparsers(dest="algo", metavar="ALGO", required=True)
     ppo = sub.add_parser("ppo", help="masked PPO with self-play (training/ppo.py)")
@@ -34,8 +35,9 @@ def run(args: argparse.Namespace) -> int:
 
         return train_rllib.run(args)
     from agents.ppo import CheckpointError
+    from training.args import args_from_namespace
     from training.bc import BCArgs, run_bc
-    from training.ppo import Args, args_from_namespace, train
+    from training.ppo import Args, train
 
     try:
         if args.algo == "bc":

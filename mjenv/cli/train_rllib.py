@@ -1,8 +1,8 @@
 """``mjenv train rllib``: self-play PPO on a Ray cluster (RLlib), the optional ``ray`` extra.
 
 ``mjenv train rllib --num-env-runners N [--address auto|HOST:PORT] --total-steps N --out
-runs/NAME`` trains (``training/rllib_ppo.py``; every ``RLlibArgs`` field is a flag) and writes
-``runs/NAME/policy.pt``, which ``mjenv eval --agent ppo:runs/NAME/policy.pt`` reads.
+runs/NAME`` trains (``mjenv.integrations.rllib_train``; every ``RLlibArgs`` field is a flag)
+and writes ``runs/NAME/policy.pt``, which ``mjenv eval --agent ppo:runs/NAME/policy.pt`` reads.
 ``mjenv train rllib --convert runs/NAME/rllib --out FILE.pt`` converts an RLlib checkpoint
 without training. Without ``--address`` a local Ray instance is started and stopped.
 ``docs/scaling.md`` covers clusters.
@@ -18,8 +18,8 @@ from pathlib import Path
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     # Needs torch (like `mjenv train ppo`) but not Ray: the flags must build, and --help
     # must work, where only the train extra is installed.
-    from training.ppo import add_args_flags
-    from training.rllib_ppo import RLlibArgs
+    from mjenv.integrations.rllib_train import RLlibArgs
+    from training.args import add_args_flags
 
     add_args_flags(parser, RLlibArgs)
     parser.add_argument("--convert", metavar="CHECKPOINT", default=None,
@@ -44,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
 
             print(f"wrote {convert_checkpoint(args.convert, _policy_path(args.out))}")
             return 0
-        from training.ppo import args_from_namespace
-        from training.rllib_ppo import RLlibArgs, train
+        from mjenv.integrations.rllib_train import RLlibArgs, train
+        from training.args import args_from_namespace
 
         rl_args, _ = args_from_namespace(args, RLlibArgs)
         summary = train(rl_args)

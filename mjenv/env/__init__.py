@@ -3,7 +3,10 @@
 - :class:`MahjongEnv` — Gymnasium, turn-based four seats (``mjenv/Mahjong-v0``);
 - ``mjenv.pettingzoo.env()`` — PettingZoo AEC (:class:`~mjenv.env.aec.MahjongAEC`);
 - :class:`SingleAgentEnv` — one learner against three agents, for single-agent libraries
-  (``mjenv/MahjongSingle-v0``).
+  (``mjenv/MahjongSingle-v0``);
+
+and :func:`~mjenv.env.play.play`, the one loop that plays a deal with agents in every seat (or
+in some seats, the others left to their own drivers).
 
 All three drive the engine through :class:`~mjenv.env.core.Table`, so rewards, masks and the
 illegal-action policy are defined once, and render through ``mjenv.env.display``. Call
@@ -16,12 +19,13 @@ from mjenv.env.actions import NUM_ACTIONS, decode_action, encode_action, legal_m
 from mjenv.env.core import IllegalActionWarning
 from mjenv.env.gym_env import ENV_ID, MahjongEnv
 from mjenv.env.observation import NUM_PLANES, PLANES, encode
+from mjenv.env.play import MaskedActionError, Step, play
 from mjenv.env.single import SINGLE_ENV_ID, SingleAgentEnv
 
 __all__ = [
-    "ENV_ID", "IllegalActionWarning", "MahjongEnv", "NUM_ACTIONS", "NUM_PLANES", "PLANES",
-    "SINGLE_ENV_ID", "SingleAgentEnv", "decode_action", "encode", "encode_action", "legal_mask",
-    "register_envs",
+    "ENV_ID", "IllegalActionWarning", "MahjongEnv", "MaskedActionError", "NUM_ACTIONS",
+    "NUM_PLANES", "PLANES", "SINGLE_ENV_ID", "SingleAgentEnv", "Step", "decode_action",
+    "encode", "encode_action", "legal_mask", "play", "register_envs",
 ]
 
 

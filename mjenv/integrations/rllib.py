@@ -1,8 +1,9 @@
 """Ray RLlib (new API stack) adapter: a turn-based multi-agent env and a masked PPO module.
 
 Install with ``pip install "mjenv[ray]"``; importing this module without Ray raises
-:class:`mjenv.integrations.MissingExtraError` with that hint. ``training/rllib_ppo.py`` builds
-the trainer (``mjenv train rllib``) from the pieces here; ``docs/scaling.md`` is the manual.
+:class:`mjenv.integrations.MissingExtraError` with that hint. ``mjenv.integrations.rllib_train``
+builds the trainer (``mjenv train rllib``) from the pieces here; ``docs/scaling.md`` is the
+manual.
 
 Environment (:class:`MahjongMultiAgentEnv`)
     One episode is one deal (``mjenv.game.Hand``), drawn like the single-machine trainer's
@@ -75,18 +76,15 @@ except ImportError as exc:  # ray without its rllib dependencies, or a broken in
 from agents.ppo import NetConfig, PolicyNet, masked_logits, save_policy_file
 from mjenv.env.actions import NUM_ACTIONS, decode_action, legal_mask
 from mjenv.env.observation import NUM_PLANES, encode
+from mjenv.env.play import MaskedActionError, play  # a masked action id reaching the env
 from mjenv.game import Hand
 from mjenv.rules import RuleConfig
-from training.selfplay import RolloutSettings
+from training.selfplay import LATEST, RolloutSettings, sample_opponent
 
 OBS_KEY = "observation"
 MASK_KEY = "action_mask"
 MAIN = "main"
 NUM_SEATS = 4
-
-
-class MaskedActionError(ValueError):
-    """An action whose mask bit is 0 reached the environment (a masking bug upstream)."""
 
 
 def past_module_id(k: int) -> str:
@@ -148,16 +146,6 @@ class MahjongMultiAgentEnv(MultiAgentEnv):
                              "adapter: set it to 0")
         if self.num_past < 0:
             raise ValueError(f"num_past must be >= 0, got {self.num_past}")
-        s = self.settings
-        # Opponent controllers: main, a past slot, or a fixed agent spec.
-        self._shares = np.array([s.latest_share, s.past_share if self.num_past else 0.0,
-                                 s.fixed_share], dtype=np.float64)
-        if self._shares.sum() == 0:
-            self._shares[0] = 1.0
-        self._shares /= self._shares.sum()
-        weights = np.array([w for _, w in s.fixed_opponents], dtype=np.float64)
-        self._fixed_p = weights / weights.sum() if len(weights) else weights
-
         self.possible_agents = [agent_id(seat, m) for seat in range(NUM_SEATS)
                                 for m in module_ids(self.num_past)]
         self.agents = []
@@ -226,32 +214,15 @@ class MahjongMultiAgentEnv(MultiAgentEnv):
     # ------------------------------------------------------------------ internals
 
     def _draw_controller(self, rng: np.random.Generator) -> str:
-        kind = rng.choice(3, p=self._shares)
-        if kind == 0:
+        """An opponent's module or fixed agent spec (``training.selfplay.sample_opponent``)."""
+        drawn = sample_opponent(rng, self.settings, self.num_past)
+        if drawn == LATEST:
             return MAIN
-        if kind == 1:
-            return past_module_id(int(rng.integers(self.num_past)))
-        return self.settings.fixed_opponents[rng.choice(len(self._fixed_p), p=self._fixed_p)][0]
-
-    def _is_fixed(self, seat: int) -> bool:
-        return self._controllers[seat] in self._fixed_agents
+        return past_module_id(drawn) if isinstance(drawn, int) else drawn
 
     def _play_fixed(self) -> None:
         """Let the fixed agents answer until an RLlib seat must decide or the deal ends."""
-        hand = self.hand
-        while not hand.over:
-            seats = [s for s in hand.to_act if self._is_fixed(s)]
-            if not seats:
-                return
-            answers = []
-            for seat in seats:
-                view = hand.view(seat)
-                agent = self._fixed_agents[self._controllers[seat]]
-                aid = int(agent.act(encode(view), legal_mask(view), view))
-                answers.append((seat, decode_action(aid, view)))
-            for seat, action in answers:
-                if seat in hand.to_act:
-                    hand.step(seat, action)
+        play(self.hand, [self._fixed_agents.get(c) for c in self._controllers])
 
     def _observe(self) -> dict[str, dict[str, np.ndarray]]:
         self._pending = {}

@@ -4,7 +4,8 @@
 Settlement (the §6 payments) lives in ``mjenv.scoring.settle``.
 """
 
-from mjenv.scoring.reading import Group, Reading, WinContext
+from mjenv.scoring.context import WinContext
+from mjenv.scoring.reading import Group, Reading
 from mjenv.scoring.score import (NotWinningHand, ScoreResult, clear_caches, counted,
                                  holding_yaku, readings, score, score_hand)
 from mjenv.scoring.yaku import YAKU, Yaku

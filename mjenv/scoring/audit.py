@@ -71,10 +71,6 @@ class AuditStats:
             getattr(self, name).update(getattr(other, name))
 
 
-def _points_of(h: dict[str, int]) -> int:
-    return sum(counted(h).values())
-
-
 def audit_hands(hands: Iterable[GeneratedHand]) -> AuditStats:
     """Evaluate every reading of every hand (see the module docstring)."""
     st = AuditStats()
@@ -281,7 +277,7 @@ def rules_table() -> str:
     lines = [RULES_TABLE_BEGIN]
     for key, title, group in CATEGORIES:
         lines += ["", f"#### {title} ({key.replace('_', ' ')})", "",
-                  "| id | 名 | English | pts | shape | excludes | note |",
+                  "| id | 名 | English | pts | shape | excludes | definition |",
                   "|---|---|---|---:|---|---|---|"]
         for y in group:
             shapes = "any" if len(y.shapes) == len(SHAPES) else \

@@ -43,22 +43,12 @@ def view_of(hand: str, *, seat: int = 0, melds: Sequence[Sequence[str]] = ((), (
 
 
 def play(agents: Sequence, seed: int, on_decision=None) -> Hand:
-    """Play one hand; every action must be in the mask. ``on_decision(seat, view, aid)`` is
-    called before each step."""
-    from mjenv.env.actions import decode_action, legal_mask
-    from mjenv.env.observation import encode
+    """Play one hand (``mjenv.env.play``: a masked action raises). ``on_decision(seat, view,
+    aid)`` is called for each decision."""
+    from mjenv.env.play import play as play_deal
     hand = Hand(RuleConfig(), seed=seed)
-    while not hand.over:
-        seat = hand.to_act[0]
-        view = hand.view(seat)
-        mask = legal_mask(view)
-        agent = agents[seat]
-        obs = encode(view) if getattr(agent, "needs_observation", True) else None
-        aid = int(agent.act(obs, mask, view))
-        assert mask[aid] == 1, f"{agent.name} chose masked action {aid} in {view.phase}"
-        if on_decision is not None:
-            on_decision(seat, view, aid)
-        hand.step(seat, decode_action(aid, view))
+    play_deal(hand, agents, on_step=on_decision and (
+        lambda step: on_decision(step.seat, step.view, step.action_id)))
     return hand
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from mjenv.analysis.tables import KNIT_VALID
-from mjenv.tiles import Meld
+from mjenv.tiles import ORPHANS, Meld
 
 WALL = np.repeat(np.arange(34), 4)
-ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
 def random_counts(rng: np.random.Generator, size: int) -> list[int]:

@@ -42,14 +42,14 @@ def test_unknown_extra_is_a_value_error():
 
 def test_ray_stays_out_of_the_core_import_paths():
     code = ("import sys, mjenv, mjenv.integrations, mjenv.env, mjenv.cli.train_rllib, "
-            "training.rllib_ppo; mjenv.MahjongEnv; "
+            "mjenv.integrations.rllib_train; mjenv.MahjongEnv; "
             "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
 def test_trainer_args_are_validated_without_ray():
-    from training.rllib_ppo import RLlibArgs
+    from mjenv.integrations.rllib_train import RLlibArgs
 
     args = RLlibArgs(fixed_opponents="heuristic:3,random:1", min_points=8)
     assert args.settings().rules.min_points == 8

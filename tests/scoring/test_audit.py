@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from mjenv.cli import main
-from mjenv.scoring import YAKU
+from mjenv.scoring import YAKU, WinContext
 from mjenv.scoring import audit as audit_mod
 from mjenv.scoring.audit import (RULES_TABLE_BEGIN, RULES_TABLE_END, audit_hands, candidates,
                                  exclusion_rows, render_report, rules_table, run_audit)
@@ -25,7 +25,8 @@ def stats():
 
 def _hand(hand: str, win: str, tsumo: bool = False) -> GeneratedHand:
     """A concealed hand, seat South, round East."""
-    return GeneratedHand(tuple(sorted(parse_tiles(hand))), parse_tile(win), (), tsumo, 1, 0)
+    return GeneratedHand(tuple(sorted(parse_tiles(hand))), parse_tile(win), (),
+                         WinContext(tsumo, 1, 0))
 
 
 def test_exclusion_counts_are_consistent(stats):

@@ -8,7 +8,7 @@ import torch
 
 from agents.ppo import NetConfig, build_net
 from mjenv.env.observation import NUM_PLANES
-from training.selfplay import (LATEST, OpponentPool, RolloutSettings, _sample_controller,
+from training.selfplay import (LATEST, OpponentPool, RolloutSettings, sample_opponent,
                                collect_rollout, parse_fixed_opponents)
 
 
@@ -33,7 +33,7 @@ def test_pool_is_bounded_and_round_trips():
 def test_controller_shares():
     settings = RolloutSettings(fixed_opponents=(("heuristic", 3.0), ("random", 1.0)))
     rng = np.random.default_rng(0)
-    draws = [_sample_controller(rng, settings, n_snapshots=4) for _ in range(20000)]
+    draws = [sample_opponent(rng, settings, n_snapshots=4) for _ in range(20000)]
     share = lambda pred: sum(map(pred, draws)) / len(draws)  # noqa: E731
     assert share(lambda c: c == LATEST) == pytest.approx(0.5, abs=0.02)
     assert share(lambda c: isinstance(c, int) and c >= 0) == pytest.approx(0.3, abs=0.02)
@@ -41,7 +41,7 @@ def test_controller_shares():
     assert share(lambda c: c == "random") == pytest.approx(0.05, abs=0.01)
     # An empty pool: past seats fall back to the other kinds.
     assert all(not isinstance(c, int) or c == LATEST
-               for c in (_sample_controller(rng, settings, 0) for _ in range(200)))
+               for c in (sample_opponent(rng, settings, 0) for _ in range(200)))
 
 
 def test_rollout_records_only_learner_decisions_in_whole_deals():

@@ -91,12 +91,13 @@ def test_workers_processes_collect_the_requested_steps(tmp_path):
 def test_cli_flags_come_from_the_args_dataclass():
     import argparse
 
-    from training.ppo import add_args_flags, args_from_namespace, field_docs
+    from training.args import add_args_flags, args_from_namespace, field_docs
 
     parser = argparse.ArgumentParser()
     add_args_flags(parser, Args)
     args, given = args_from_namespace(
-        parser.parse_args(["--total-steps", "10", "--no-anneal-lr", "--fixed-opponents", "random:1"]))
+        parser.parse_args(["--total-steps", "10", "--no-anneal-lr", "--fixed-opponents", "random:1"]),
+        Args)
     assert (args.total_steps, args.anneal_lr, args.fixed_opponents) == (10, False, "random:1")
     assert given == {"total_steps", "anneal_lr", "fixed_opponents"}
     assert args.num_steps == Args().num_steps

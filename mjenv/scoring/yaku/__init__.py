@@ -1,6 +1,7 @@
 """Every yaku of RULES.md §8, one module per rulebook category, in rulebook order.
 
-``YAKU`` maps each stable id to its ``Yaku`` record (points, shapes, exclusions, predicate).
+``YAKU`` maps each stable id to its ``Yaku`` record (points, shapes, exclusions, predicate);
+``YAKU[id].points`` is the one place a yaku's points are written.
 The exclusion table of §9 is the ``excludes`` field of each record; ``EXCLUDES`` gathers it.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 from mjenv.scoring.yaku import (basic, chance, four_kind, honors, identical_chows, kongs,
                                 numbers, pung_runs, situation, special, steps, suits,
                                 terminals, three_suits)
-from mjenv.scoring.yaku.base import GROUPS, HAND, PLACEMENT, SITUATION, SUITS, TILES, Yaku
+from mjenv.scoring.yaku.base import Yaku
 
 # RULES.md §8 order: 基本, 特殊, 情况, 偶然, 花色, 幺九, 数字, 字牌, 三色, 连刻, 步步高, 般高,
 # 开杠/暗刻, 归一.
@@ -47,5 +48,4 @@ def _check_table() -> None:
 
 _check_table()
 
-__all__ = ["YAKU", "EXCLUDES", "CATEGORIES", "Yaku", "SUITS", "TILES", "SITUATION", "HAND",
-           "GROUPS", "PLACEMENT"]
+__all__ = ["YAKU", "EXCLUDES", "CATEGORIES", "Yaku"]

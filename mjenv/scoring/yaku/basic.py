@@ -2,45 +2,47 @@
 
 from __future__ import annotations
 
-from mjenv.scoring.reading import LIANGMIAN, Reading
-from mjenv.scoring.yaku.base import GROUPS, HAND, NUMBERS_ONLY, P7, PLACEMENT, S, yaku
+from mjenv.scoring.reading import LIANGMIAN, NUMBER_SUITS, Reading
+from mjenv.scoring.views import Pungs
+from mjenv.scoring.yaku.base import P7, S, yaku
+from mjenv.scoring.yaku.words import round_wind, seat_wind
+from mjenv.tiles import NUMBERS, SUIT_FIRSTS, WINDS
 
-_NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+_NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)       # 1112345678999, per rank
 
 
-@yaku("pinghu", "平胡", "All Chows", 2, S, scope=PLACEMENT, chows=4,
-      pairs=range(31), placements=(LIANGMIAN,))      # no dragon pair
+@yaku("pinghu", "平胡", "All Chows", 2, S)
 def pinghu(r: Reading) -> bool:
-    """Four chows, a number or guest-wind pair, won on a two-sided wait."""
-    if len(r.chows) != 4 or r.placement != LIANGMIAN:
-        return False
-    p = r.pair
-    return p < 27 or (p < 31 and p - 27 not in (r.ctx.seat_wind, r.ctx.round_wind))
+    """Four chows; the pair is a number tile or a guest wind (neither seat nor round wind);
+    placement 两面. Called chows allowed."""
+    return (len(r.chows) == 4 and r.placement == LIANGMIAN
+            and (r.pair in NUMBERS or r.pair in WINDS and r.pair not in (seat_wind(r),
+                                                                      round_wind(r))))
 
 
-@yaku("duiduihu", "对对胡", "All Pungs", 6, S, scope=GROUPS, pungs=4, exact=True)
-def duiduihu(r: Reading) -> bool:
+@yaku("duiduihu", "对对胡", "All Pungs", 6, S)
+def duiduihu(r: Pungs) -> bool:
+    """Four pungs/kongs."""
     return len(r.pungs) == 4
 
 
-@yaku("jiuzi_lianhuan", "九子连环", "Nine Gates", 80, S,
-      excludes=("qingyise", "menqing"), scope=HAND, within_suits=NUMBERS_ONLY, most_suits=1)
+@yaku("jiuzi_lianhuan", "九子连环", "Nine Gates", 80, S, excludes=("qingyise", "menqing"))
 def jiuzi_lianhuan(r: Reading) -> bool:
-    """Concealed, no kan: 1112345678999 of one suit plus any tile of that suit."""
-    kinds = r.kinds
-    if r.melds or kinds[0] >= 27 or kinds[0] // 9 != kinds[-1] // 9:
+    """Concealed, no kan; the 14 tiles are 1112345678999 of one suit plus any tile of that
+    suit."""
+    if r.melds or len(r.suits) != 1 or not r.suits <= NUMBER_SUITS:
         return False
-    base = kinds[0] // 9 * 9
-    return all(r.counts[base + i] >= need for i, need in enumerate(_NINE_GATES))
+    (name,) = r.suits
+    first = SUIT_FIRSTS["mps".index(name)]
+    return all(held >= need for held, need in zip(r.counts[first:first + 9], _NINE_GATES))
 
 
 @yaku("lian_qidui", "连七对", "Seven Shifted Pairs", 60, P7,
-      excludes=("qiduizi", "qingyise", "menqing"), scope=HAND, within_suits=NUMBERS_ONLY,
-      most_suits=1)
+      excludes=("qiduizi", "qingyise", "menqing"))
 def lian_qidui(r: Reading) -> bool:
     """Seven pairs of seven consecutive ranks of one suit."""
-    lo, hi = r.kinds[0], r.kinds[-1]
-    return hi < 27 and hi - lo == 6 and lo // 9 == hi // 9
+    low, high = r.kinds[0], r.kinds[-1]
+    return high in NUMBERS and high - low == 6 and low // 9 == high // 9
 
 
 YAKU = (pinghu, duiduihu, jiuzi_lianhuan, lian_qidui)

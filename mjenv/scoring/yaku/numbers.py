@@ -6,196 +6,166 @@ number, all winds together one number, all dragons together one number.
 
 from __future__ import annotations
 
-from mjenv.scoring.reading import DRAGON, WIND, Reading
-from mjenv.scoring.yaku.base import ANY, GROUPS, NUMBERS, NUMBERS_ONLY, S, TILES, of_ranks, yaku
+from collections import Counter
 
-_HONORS = WIND | DRAGON
+from mjenv.scoring.reading import HONOR_SUITS, Reading
+from mjenv.scoring.views import Chows, Pungs, PungsAndPair, Tiles
+from mjenv.scoring.yaku.base import ANY, S, yaku
+from mjenv.scoring.yaku.words import (OF_RANKS, RANKS, in_one_suit, in_two_suits, kinds,
+                                      only_ranks, rank, suits_with, within)
+from mjenv.tiles import NUMBERS, SUIT_FIRSTS
 
-
-def _rank_mask(*ranks: int) -> int:
-    """The ``Reading.ranks`` bits of ``ranks``."""
-    return sum(1 << r for r in ranks)
-
-
-_SIMPLES = _rank_mask(*range(2, 9))
-_ABOVE_FIVE = _rank_mask(6, 7, 8, 9)
-_BELOW_FIVE = _rank_mask(1, 2, 3, 4)
-_UPPER = _rank_mask(7, 8, 9)
-_MIDDLE = _rank_mask(4, 5, 6)
-_LOWER = _rank_mask(1, 2, 3)
-_ODD = _rank_mask(1, 3, 5, 7, 9)
-_EVEN = _rank_mask(2, 4, 6, 8)
-_STEP_RANKS = (_rank_mask(1, 4, 7), _rank_mask(2, 5, 8), _rank_mask(3, 6, 9))
+# Per rank k: the chows holding a tile of rank k (as a set of first tiles).
+_CHOWS_HOLDING = {k: kinds(t for t in NUMBERS if rank(t) <= k <= rank(t) + 2 <= 9)
+                  for k in range(1, 10)}
 
 
-def _only_ranks(r: Reading, mask: int) -> bool:
-    """No honors, and every number tile's rank is in ``mask``."""
-    return r.suits & _HONORS == 0 and r.ranks & ~mask == 0
+def _numbers(r: Tiles) -> int:
+    """How many numbers (序数) the hand uses: its ranks, plus one for winds, one for dragons."""
+    return len(r.ranks) + len(r.suits & HONOR_SUITS)
 
 
-# Per ``Reading.suits >> 3`` (the WIND and DRAGON bits): the numbers its honors count for.
-HONOR_NUMBERS = (0, 1, 1, 2)
+def _old_young_chows(r: Chows) -> int:
+    """老少顺: per suit, a 123 chow with a 789 chow (123 123 789 is one, 123 123 789 789 two)."""
+    return sum(min(r.chows.count(one), r.chows.count(one + 6)) for one in SUIT_FIRSTS)
 
 
-def _numbers_used(r: Reading) -> int:
-    return r.ranks.bit_count() + HONOR_NUMBERS[r.suits >> 3]
+def _old_young_pungs(r: Pungs) -> int:
+    """老少刻: per suit, pungs 111 and 999."""
+    return suits_with(r.pung_bits, RANKS[1, 9])
 
 
-_SUIT_STARTS = 1 | 1 << 9 | 1 << 18     # rank 1 of each number suit, as tile bits
+@yaku("jiangyan", "将眼", "2-5-8 Pair", 1, S)
+def jiangyan(r: PungsAndPair) -> bool:
+    """The pair is a 2, 5 or 8."""
+    return r.pair in NUMBERS and rank(r.pair) in (2, 5, 8)
 
 
-def _laoshao_counts(r: Reading) -> tuple[int, int]:
-    """(老少顺 count, 老少刻 count): per suit, pairs of 123+789 chows and 111+999 pungs."""
-    shun = 0
-    both = r.chow_bits & r.chow_bits >> 6 & _SUIT_STARTS
-    if both:
-        c = r.chows
-        for base in (0, 9, 18):
-            if both >> base & 1:
-                shun += min(c.count(base), c.count(base + 6))
-    return shun, (r.pung_bits & r.pung_bits >> 8 & _SUIT_STARTS).bit_count()
+@yaku("duanyao", "断幺九", "All Simples", 1, ANY)
+def duanyao(r: Tiles) -> bool:
+    """Number tiles of rank 2–8 only."""
+    return only_ranks(r, range(2, 9))
 
 
-@yaku("jiangyan", "将眼", "2-5-8 Pair", 1, S, scope=GROUPS, pairs=of_ranks(2, 5, 8), exact=True)
-def jiangyan(r: Reading) -> bool:
-    return r.pair < 27 and r.pair % 9 in (1, 4, 7)
+@yaku("dayuwu", "大于五", "Upper Four", 6, ANY)
+def dayuwu(r: Tiles) -> bool:
+    """Number tiles of rank 6–9 only."""
+    return only_ranks(r, range(6, 10))
 
 
-@yaku("duanyao", "断幺九", "All Simples", 1, ANY, scope=TILES, within_ranks=range(2, 9),
-      within_suits=NUMBERS_ONLY)
-def duanyao(r: Reading) -> bool:
-    return _only_ranks(r, _SIMPLES)
+@yaku("xiaoyuwu", "小于五", "Lower Four", 6, ANY)
+def xiaoyuwu(r: Tiles) -> bool:
+    """Number tiles of rank 1–4 only."""
+    return only_ranks(r, range(1, 5))
 
 
-@yaku("dayuwu", "大于五", "Upper Four", 6, ANY, scope=TILES, within_ranks=(6, 7, 8, 9),
-      within_suits=NUMBERS_ONLY)
-def dayuwu(r: Reading) -> bool:
-    return _only_ranks(r, _ABOVE_FIVE)
+@yaku("quanda", "全大", "Upper Tiles", 20, ANY, excludes=("dayuwu", "san_xushu"))
+def quanda(r: Tiles) -> bool:
+    """Number tiles of rank 7–9 only."""
+    return only_ranks(r, range(7, 10))
 
 
-@yaku("xiaoyuwu", "小于五", "Lower Four", 6, ANY, scope=TILES, within_ranks=(1, 2, 3, 4),
-      within_suits=NUMBERS_ONLY)
-def xiaoyuwu(r: Reading) -> bool:
-    return _only_ranks(r, _BELOW_FIVE)
+@yaku("quanzhong", "全中", "Middle Tiles", 20, ANY, excludes=("duanyao", "san_xushu"))
+def quanzhong(r: Tiles) -> bool:
+    """Number tiles of rank 4–6 only."""
+    return only_ranks(r, range(4, 7))
 
 
-@yaku("quanda", "全大", "Upper Tiles", 20, ANY, excludes=("dayuwu", "san_xushu"), scope=TILES,
-      within_ranks=(7, 8, 9), within_suits=NUMBERS_ONLY)
-def quanda(r: Reading) -> bool:
-    return _only_ranks(r, _UPPER)
+@yaku("quanxiao", "全小", "Lower Tiles", 20, ANY, excludes=("xiaoyuwu", "san_xushu"))
+def quanxiao(r: Tiles) -> bool:
+    """Number tiles of rank 1–3 only."""
+    return only_ranks(r, range(1, 4))
 
 
-@yaku("quanzhong", "全中", "Middle Tiles", 20, ANY, excludes=("duanyao", "san_xushu"),
-      scope=TILES, within_ranks=(4, 5, 6), within_suits=NUMBERS_ONLY)
-def quanzhong(r: Reading) -> bool:
-    return _only_ranks(r, _MIDDLE)
+@yaku("san_xushu", "三序数", "Three Numbers", 10, ANY)
+def san_xushu(r: Tiles) -> bool:
+    """The hand uses at most three numbers."""
+    return _numbers(r) <= 3
 
 
-@yaku("quanxiao", "全小", "Lower Tiles", 20, ANY, excludes=("xiaoyuwu", "san_xushu"),
-      scope=TILES, within_ranks=(1, 2, 3), within_suits=NUMBERS_ONLY)
-def quanxiao(r: Reading) -> bool:
-    return _only_ranks(r, _LOWER)
+@yaku("liang_xushu", "两序数", "Two Numbers", 20, ANY, excludes=("san_xushu", "duiduihu"))
+def liang_xushu(r: Tiles) -> bool:
+    """The hand uses at most two numbers."""
+    return _numbers(r) <= 2
 
 
-@yaku("san_xushu", "三序数", "Three Numbers", 10, ANY, scope=TILES, most_numbers=3)
-def san_xushu(r: Reading) -> bool:
-    return _numbers_used(r) <= 3
+@yaku("yitiaolong", "一条龙", "Pure Straight", 6, S, excludes=("laoshao",))
+def yitiaolong(r: Chows) -> bool:
+    """Chows 123, 456, 789 of one suit."""
+    return in_one_suit(r.chow_bits, RANKS[1, 4, 7])
 
 
-@yaku("liang_xushu", "两序数", "Two Numbers", 20, ANY, excludes=("san_xushu", "duiduihu"),
-      scope=TILES, most_numbers=2)
-def liang_xushu(r: Reading) -> bool:
-    return _numbers_used(r) <= 2
-
-
-@yaku("yitiaolong", "一条龙", "Pure Straight", 6, S, excludes=("laoshao",), scope=GROUPS, chows=3,
-      ranks=range(1, 10), suit_chows=3)
-def yitiaolong(r: Reading) -> bool:
-    c = r.chow_bits
-    return c & c >> 3 & c >> 6 & _SUIT_STARTS != 0
-
-
-@yaku("laoshao", "老少", "Old and Young", 1, S, scope=GROUPS, ranks=(1, 9))
+@yaku("laoshao", "老少", "Old and Young", 1, S)
 def laoshao(r: Reading) -> bool:
-    c, p = r.chow_bits, r.pung_bits
-    return (c & c >> 6 | p & p >> 8) & _SUIT_STARTS != 0
+    """In one suit, chows 123 and 789 (老少顺) or pungs 111 and 999 (老少刻). A suit with 123
+    123 789 has one 老少顺; 123 123 789 789 has two."""
+    return in_one_suit(r.chow_bits, RANKS[1, 7]) or in_one_suit(r.pung_bits, RANKS[1, 9])
 
 
-@yaku("fengyao", "逢幺", "Old and Young Mixed", 4, S, excludes=("laoshao",),
-      scope=GROUPS, chows=2, pungs=2, ranks=(1, 2, 3, 7, 8, 9))
+@yaku("fengyao", "逢幺", "Old and Young Mixed", 4, S, excludes=("laoshao",))
 def fengyao(r: Reading) -> bool:
-    shun, ke = _laoshao_counts(r)
-    return shun >= 1 and ke >= 1
+    """One 老少顺 and one 老少刻 (same or different suits)."""
+    return in_one_suit(r.pung_bits, RANKS[1, 9]) and in_one_suit(r.chow_bits, RANKS[1, 7])
 
 
-@yaku("laoshao_shuangshun", "老少双顺", "Two Old-and-Young Chows", 6, S,
-      excludes=("laoshao",), scope=GROUPS, chows=4, ranks=(1, 2, 3, 7, 8, 9))
-def laoshao_shuangshun(r: Reading) -> bool:
-    return _laoshao_counts(r)[0] >= 2
+@yaku("laoshao_shuangshun", "老少双顺", "Two Old-and-Young Chows", 6, S, excludes=("laoshao",))
+def laoshao_shuangshun(r: Chows) -> bool:
+    """Two 老少顺 (same or different suits)."""
+    return _old_young_chows(r) >= 2
 
 
 @yaku("laoshao_shuangdui", "老少双对", "Two Old-and-Young Pungs", 10, S,
-      excludes=("laoshao", "duiduihu", "san_xushu"), scope=GROUPS, pungs=4,
-      ranks=(1, 9))
-def laoshao_shuangdui(r: Reading) -> bool:
-    return _laoshao_counts(r)[1] >= 2
+      excludes=("laoshao", "duiduihu", "san_xushu"))
+def laoshao_shuangdui(r: Pungs) -> bool:
+    """Two 老少刻."""
+    return _old_young_pungs(r) >= 2
 
 
-# Per rank index k: the chow starts (tile bits) whose chow holds rank k, the pungs of rank k.
-_CHOWS_HOLDING = tuple(sum(1 << t for t in range(27) if t % 9 <= 6 and t % 9 <= k <= t % 9 + 2)
-                       for k in range(9))
-_PUNGS_OF = tuple(_SUIT_STARTS << k for k in range(9))
-
-
-@yaku("quandai", "全带", "Rank in Every Set", 10, S, scope=GROUPS, pairs=NUMBERS,
-      within_suits=NUMBERS_ONLY, rank_span=5)
+@yaku("quandai", "全带", "Rank in Every Set", 10, S)
 def quandai(r: Reading) -> bool:
-    """Every meld and the pair holds a number tile of one same rank."""
-    if r.pair >= 27:
+    """Every meld and the pair contains a tile of one same rank."""
+    if r.pair not in NUMBERS:
         return False
-    rank = r.pair % 9
-    return not (r.chow_bits & ~_CHOWS_HOLDING[rank] or r.pung_bits & ~_PUNGS_OF[rank])
+    k = rank(r.pair)
+    return within(r.pung_bits, OF_RANKS[k]) and within(r.chow_bits, _CHOWS_HOLDING[k])
 
 
-@yaku("jishu_duidui", "奇数对对胡", "All Odd Pungs", 10, S, excludes=("duiduihu",),
-      scope=GROUPS, pungs=4, within_ranks=(1, 3, 5, 7, 9), within_suits=NUMBERS_ONLY)
-def jishu_duidui(r: Reading) -> bool:
-    return len(r.pungs) == 4 and _only_ranks(r, _ODD)
+def _all_pungs_of_ranks(r: PungsAndPair, ranks: tuple[int, ...]) -> bool:
+    """Four pungs, and they and the pair (so every tile) are number tiles of ``ranks``."""
+    return len(r.pungs) == 4 and within(r.pung_bits | 1 << r.pair, OF_RANKS[ranks])
 
 
-@yaku("oushu_duidui", "偶数对对胡", "All Even Pungs", 10, S, excludes=("duiduihu", "duanyao"),
-      scope=GROUPS, pungs=4, within_ranks=(2, 4, 6, 8), within_suits=NUMBERS_ONLY)
-def oushu_duidui(r: Reading) -> bool:
-    return len(r.pungs) == 4 and _only_ranks(r, _EVEN)
+@yaku("jishu_duidui", "奇数对对胡", "All Odd Pungs", 10, S, excludes=("duiduihu",))
+def jishu_duidui(r: PungsAndPair) -> bool:
+    """对对胡 with number tiles of odd rank only."""
+    return _all_pungs_of_ranks(r, (1, 3, 5, 7, 9))
 
 
-@yaku("jingtong", "镜同胡", "Mirrored Chows", 6, S, scope=GROUPS, chows=2, suits=2,
-      chow_suits=2)
-def jingtong(r: Reading) -> bool:
+@yaku("oushu_duidui", "偶数对对胡", "All Even Pungs", 10, S, excludes=("duiduihu", "duanyao"))
+def oushu_duidui(r: PungsAndPair) -> bool:
+    """对对胡 with number tiles of even rank only."""
+    return _all_pungs_of_ranks(r, (2, 4, 6, 8))
+
+
+@yaku("jingtong", "镜同胡", "Mirrored Chows", 6, S)
+def jingtong(r: Chows) -> bool:
     """Two chows of the same ranks in two different suits."""
-    c = r.chow_bits                 # per suit a 9-bit mask of chow starts: two suits share one
-    m, p, s = c & 0x1FF, c >> 9 & 0x1FF, c >> 18 & 0x1FF
-    return (m & p | m & s | p & s) != 0
+    return bool(in_two_suits(r.chow_bits))
 
 
-@yaku("ertongke", "二同刻", "Two Double Pungs", 20, S, excludes=("duiduihu", "san_xushu"),
-      scope=GROUPS, pungs=4, suits=2)
-def ertongke(r: Reading) -> bool:
-    """Four number pungs in two couples, each couple one rank in two suits."""
-    p = r.pungs
-    if len(p) != 4 or p[-1] >= 27:
-        return False
-    ranks = sorted([t % 9 for t in p])     # a, a, b, b (four of one rank need four suits)
-    return ranks[0] == ranks[1] and ranks[2] == ranks[3]
+@yaku("ertongke", "二同刻", "Two Double Pungs", 20, S, excludes=("duiduihu", "san_xushu"))
+def ertongke(r: Pungs) -> bool:
+    """The four melds are pungs/kongs forming two couples, each couple the same rank in two
+    different suits."""
+    return (len(r.pungs) == 4 and r.pungs[-1] in NUMBERS
+            and sorted(Counter(map(rank, r.pungs)).values()) == [2, 2])
 
 
-@yaku("sanbuke", "三步刻", "Stepped Pungs", 20, S, excludes=("duiduihu", "san_xushu"),
-      scope=GROUPS, pungs=4, within_suits=NUMBERS_ONLY)
-def sanbuke(r: Reading) -> bool:
-    """Four pungs and the pair, all ranks in one of {1,4,7}, {2,5,8}, {3,6,9}, no honors."""
-    if len(r.pungs) != 4:
-        return False
-    return any(_only_ranks(r, m) for m in _STEP_RANKS)
+@yaku("sanbuke", "三步刻", "Stepped Pungs", 20, S, excludes=("duiduihu", "san_xushu"))
+def sanbuke(r: PungsAndPair) -> bool:
+    """Four pungs/kongs and pair, all ranks within one of {1,4,7}, {2,5,8}, {3,6,9}; no
+    honors."""
+    return any(_all_pungs_of_ranks(r, (k, k + 3, k + 6)) for k in (1, 2, 3))
 
 
 YAKU = (jiangyan, duanyao, dayuwu, xiaoyuwu, quanda, quanzhong, quanxiao, san_xushu,

@@ -3,63 +3,56 @@
 from __future__ import annotations
 
 from mjenv.scoring.reading import BIANZHANG, DANDIAO, KANZHANG, SHUANGPENG, Reading
-from mjenv.scoring.yaku.base import ANY, PLACEMENT, S, SITUATION, yaku
+from mjenv.scoring.views import Situation
+from mjenv.scoring.yaku.base import ANY, S, yaku
 
 
-def _concealed(r: Reading) -> bool:
-    """No chi, pon, open or added kan (a concealed kan keeps the hand concealed)."""
+@yaku("menqing", "门清", "Concealed Hand", 1, ANY)
+def menqing(r: Situation) -> bool:
+    """No chi, pon or open kan (added kan is open; concealed kan is fine)."""
     return r.open_melds == 0
 
 
-def _all_called(r: Reading) -> bool:
-    """All four melds were called (chi, pon, open or added kan)."""
-    return r.open_melds == 4
-
-
-@yaku("menqing", "门清", "Concealed Hand", 1, ANY, scope=SITUATION)
-def menqing(r: Reading) -> bool:
-    return _concealed(r)
-
-
-@yaku("dutin", "独听", "Single Wait", 2, S, scope=SITUATION)
-def dutin(r: Reading) -> bool:
-    """The 13-tile hand had exactly one wait (every shape counted, RULES.md §7)."""
+@yaku("dutin", "独听", "Single Wait", 2, S)
+def dutin(r: Situation) -> bool:
+    """The hand had exactly one wait (every shape counted, RULES.md §7)."""
     return r.single_wait
 
 
-@yaku("duipeng", "对碰", "Dual Pung Wait", 1, S, scope=PLACEMENT, placements=(SHUANGPENG,),
-      exact=True)
+@yaku("duipeng", "对碰", "Dual Pung Wait", 1, S)
 def duipeng(r: Reading) -> bool:
+    """Placement 双碰."""
     return r.placement == SHUANGPENG
 
 
-@yaku("jiadu", "假独", "False Single Wait", 1, S, scope=PLACEMENT,
-      placements=(BIANZHANG, KANZHANG, DANDIAO), several_waits=True, exact=True)
+@yaku("jiadu", "假独", "False Single Wait", 1, S)
 def jiadu(r: Reading) -> bool:
-    """An edge, closed or pair placement although the hand had two or more waits."""
+    """Placement 边张, 坎张 or 单吊, but the hand had two or more waits."""
     return r.placement in (BIANZHANG, KANZHANG, DANDIAO) and not r.single_wait
 
 
-@yaku("zimo", "自摸", "Self-Drawn", 1, ANY, scope=SITUATION)
-def zimo(r: Reading) -> bool:
+@yaku("zimo", "自摸", "Self-Drawn", 1, ANY)
+def zimo(r: Situation) -> bool:
+    """Won by self-draw (replacement draws included)."""
     return r.ctx.tsumo
 
 
-@yaku("buqiuren", "不求人", "Fully Concealed Self-Drawn", 4, ANY,
-      excludes=("menqing", "zimo"), scope=SITUATION)
-def buqiuren(r: Reading) -> bool:
-    return r.ctx.tsumo and _concealed(r)
+@yaku("buqiuren", "不求人", "Fully Concealed Self-Drawn", 4, ANY, excludes=("menqing", "zimo"))
+def buqiuren(r: Situation) -> bool:
+    """门清 and 自摸."""
+    return r.open_melds == 0 and r.ctx.tsumo
 
 
-@yaku("banqiuren", "半求人", "Melded Hand, Self-Drawn", 4, S,
-      excludes=("zimo", "dutin"), scope=SITUATION)
-def banqiuren(r: Reading) -> bool:
-    return r.ctx.tsumo and _all_called(r)
+@yaku("banqiuren", "半求人", "Melded Hand, Self-Drawn", 4, S, excludes=("zimo", "dutin"))
+def banqiuren(r: Situation) -> bool:
+    """All four melds called (chi/pon/open kan), won by self-draw."""
+    return r.open_melds == 4 and r.ctx.tsumo
 
 
-@yaku("quanqiuren", "全求人", "Melded Hand", 6, S, excludes=("dutin",), scope=SITUATION)
-def quanqiuren(r: Reading) -> bool:
-    return not r.ctx.tsumo and _all_called(r)
+@yaku("quanqiuren", "全求人", "Melded Hand", 6, S, excludes=("dutin",))
+def quanqiuren(r: Situation) -> bool:
+    """All four melds called, won by ron."""
+    return r.open_melds == 4 and not r.ctx.tsumo
 
 
 YAKU = (menqing, dutin, duipeng, jiadu, zimo, buqiuren, banqiuren, quanqiuren)

@@ -1,4 +1,6 @@
-"""Self-play PPO on a Ray cluster with RLlib's new API stack (``mjenv train rllib``).
+"""Self-play PPO on a Ray cluster with RLlib's new API stack (``mjenv train rllib``): the trainer
+over ``mjenv.integrations.rllib``'s environment and module (Ray itself is imported only when a
+run starts).
 
 The same game, observation, action ids, network (``agents.ppo.PolicyNet``), opponent mix
 (``training.selfplay.RolloutSettings``) and rewards as the single-machine trainer; RLlib runs
@@ -27,94 +29,44 @@ from pathlib import Path
 from typing import Any
 
 from agents.ppo import NetConfig
-from mjenv.rules import RuleConfig
+from training.args import PPOArgs, TrainerArgs, arg
 from training.selfplay import RolloutSettings, parse_fixed_opponents
 
 
-@dataclass(frozen=True)
-class RLlibArgs:
-    """One RLlib run; every field is a ``mjenv train rllib`` flag (names as ``training.ppo``)."""
+@dataclass
+class RLlibArgs(TrainerArgs, PPOArgs):
+    """One RLlib run; every field is a ``mjenv train rllib`` flag (named as ``training.ppo``'s;
+    the groups shared with the other trainers: ``training.args``)."""
 
-    out: str = "runs/rllib"
-    """run folder: metrics.jsonl, rllib/ (RLlib checkpoint), policy.pt (agents.ppo policy file)"""
-    total_steps: int = 200_000
-    """env steps to sample in all (one step: one decision, or a claim window's answers)"""
-    num_env_runners: int = 0
-    """remote sampling actors, 1 CPU each (0: sample in this process)"""
-    address: str = ""
-    """existing Ray cluster: auto or HOST:PORT (empty: start a local one)"""
-    num_envs_per_env_runner: int = 4
-    """deals stepped together per env runner (the inference batch)"""
-    steps_per_iter: int = 2048
-    """env steps per PPO update (train_batch_size_per_learner)"""
-    minibatch_size: int = 512
-    """SGD minibatch size"""
-    update_epochs: int = 4
-    """passes over each batch"""
-    max_iterations: int = 0
-    """stop after this many updates even before total_steps (0: no limit)"""
-    seed: int = 1
-    """seeds the env runners' deals and the network initialisation"""
-    threads: int = 0
-    """torch threads of this process: the learner, and the sampling with --num-env-runners 0
-    (0: torch's default, one per core; use 1 on a machine shared with other jobs). Remote env
-    runners always use one thread each (Ray sets OMP_NUM_THREADS=1 per CPU)."""
-    min_points: int = 6
-    """RuleConfig.min_points of the games trained on"""
-    learning_rate: float = 2.5e-4
-    """Adam learning rate"""
-    gamma: float = 0.997
-    """discount per decision"""
-    gae_lambda: float = 0.95
-    """GAE lambda"""
-    clip_coef: float = 0.2
-    """PPO ratio clip"""
-    ent_coef: float = 0.01
-    """entropy bonus"""
-    vf_coef: float = 0.5
-    """value loss weight"""
-    max_grad_norm: float = 0.5
-    """gradient norm clip"""
-    reward_scale: float = 0.025
-    """reward = the seat's deal score delta times this (1/40)"""
-    channels: int = 64
-    """network width (conv channels)"""
-    blocks: int = 4
-    """residual blocks"""
-    latest_share: float = 0.5
-    """share of opponent seats played by the latest weights"""
-    past_share: float = 0.3
-    """share of opponent seats played by frozen past snapshots"""
-    fixed_share: float = 0.2
-    """share of opponent seats played by fixed agents (fixed_opponents)"""
-    fixed_opponents: str = "heuristic:3,random:1"
-    """fixed agent specs with relative weights"""
-    pool_size: int = 4
-    """frozen snapshot modules past0… (0: none; their share goes to the latest weights)"""
-    snapshot_every: int = 10
-    """updates between snapshots into the pool (the oldest slot is overwritten)"""
-    save_every: int = 10
-    """updates between RLlib checkpoints (and always at the end)"""
-    resume: bool = False
-    """continue the run in out/ from its last RLlib checkpoint (out/rllib)"""
+    out: str = arg("runs/rllib", "run folder: metrics.jsonl, rllib/ (RLlib checkpoint), "
+                                 "policy.pt (agents.ppo policy file)")
+    total_steps: int = arg(200_000, "env steps to sample in all (one step: one decision, or a "
+                                    "claim window's answers)", low=1)
+    num_env_runners: int = arg(0, "remote sampling actors, 1 CPU each (0: sample in this "
+                                  "process)", low=0)
+    address: str = arg("", "existing Ray cluster: auto or HOST:PORT (empty: start a local one)")
+    num_envs_per_env_runner: int = arg(4, "deals stepped together per env runner (the inference "
+                                          "batch)", low=1)
+    steps_per_iter: int = arg(2048, "env steps per PPO update (train_batch_size_per_learner)",
+                              low=1)
+    minibatch_size: int = arg(512, "SGD minibatch size", low=1)
+    max_iterations: int = arg(0, "stop after this many updates even before total_steps (0: no "
+                                 "limit)", low=0)
+    threads: int = arg(0, "torch threads of this process: the learner, and the sampling with "
+                          "--num-env-runners 0 (0: torch's default, one per core; use 1 on a "
+                          "machine shared with other jobs). Remote env runners always use one "
+                          "thread each (Ray sets OMP_NUM_THREADS=1 per CPU).", low=0)
+    pool_size: int = arg(4, "frozen snapshot modules past0… (0: none; their share goes to the "
+                            "latest weights)", low=0)
+    save_every: int = arg(10, "updates between RLlib checkpoints (and always at the end)",
+                          low=1)
 
-    def __post_init__(self) -> None:
-        for name in ("total_steps", "num_envs_per_env_runner", "steps_per_iter", "minibatch_size",
-                     "update_epochs", "channels", "blocks", "snapshot_every", "save_every"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"--{name.replace('_', '-')} must be >= 1, "
-                                 f"got {getattr(self, name)}")
-        for name in ("num_env_runners", "pool_size", "max_iterations", "threads"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"--{name.replace('_', '-')} must be >= 0, "
-                                 f"got {getattr(self, name)}")
+    def validate(self) -> None:
+        super().validate()
         if self.minibatch_size > self.steps_per_iter:
             raise ValueError(f"--minibatch-size ({self.minibatch_size}) is larger than "
                              f"--steps-per-iter ({self.steps_per_iter})")
         self.settings()          # validates rules, shares and opponents
-
-    def rules(self) -> RuleConfig:
-        return RuleConfig(min_points=self.min_points)
 
     def settings(self) -> RolloutSettings:
         return RolloutSettings(rules=self.rules(), reward_scale=self.reward_scale,
