@@ -105,7 +105,8 @@ def _collect(args: tuple[str, int, int, RuleConfig, float]) -> Samples:
                     if rons:
                         out.value_x.append(opp)
                         out.value_y.append(float(np.mean(list(rons.values()))))
-                        for t, row in zip(tiles, tile_features(view, o, tiles, opp).tolist()):
+                        for t, row in zip(tiles, tile_features(view, [o], tiles,
+                                                               [opp])[0].tolist()):
                             if t not in passed:
                                 out.tile_x.append(row)
                                 out.tile_y.append(float(t in rons))

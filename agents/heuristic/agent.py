@@ -33,7 +33,7 @@ from agents.base import BaseAgent
 from agents.heuristic.defence import threats, tile_dangers
 from agents.heuristic.evaluator import Discard, Evaluator
 from agents.heuristic.params import HeuristicParams, default
-from agents.heuristic.models import LIVE_WALL, ready_probability, risk, win_probability
+from agents.heuristic.models import LIVE_WALL, ready_probability, risk, win_probabilities
 from agents.heuristic.tables import INF
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
@@ -139,16 +139,16 @@ class HeuristicAgent(BaseAgent):
             lam = p.defence_weight * min(min(e.dist for e in evals.values()), 4.0)
             return [lam * danger[t] for t in tiles]
         loss = risk(view, p.risk, tiles, p.ready_floor)
-        progress = 1.0 - view.live_wall_left / LIVE_WALL
-        out = []
-        for t, r in zip(tiles, loss):
-            e = evals[t]
-            stake = 0.0
-            if e.dist < INF:
-                stake = win_probability(p.win, e.dist, e.weight, progress, melds) * 3.0 * \
-                    self._points(e)
-            out.append(p.risk_weight * r / max(stake, p.stake_floor))
-        return out
+        if not loss.any():
+            return [0.0] * len(tiles)
+        options = [evals[t] for t in tiles]
+        reach = np.array([e.dist < INF for e in options])
+        win = win_probabilities(p.win, np.array([e.dist if e.dist < INF else 8.0
+                                                 for e in options]),
+                                np.array([e.weight for e in options]),
+                                1.0 - view.live_wall_left / LIVE_WALL, melds)
+        stake = np.where(reach, win * 3.0 * np.array([self._points(e) for e in options]), 0.0)
+        return (p.risk_weight * loss / np.maximum(stake, p.stake_floor)).tolist()
 
     def _threat(self, view: PlayerView) -> float:
         """The most threatening opponent's threat: v1's 0–1 score, or P(ready) from the

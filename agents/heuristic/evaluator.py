@@ -22,7 +22,7 @@ that shape them), so agents with different parameters share them safely.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from agents.heuristic.plans import (FIVE, Plan, PlanEval, PlanList, candidate_plans,
                                         meld_key)
@@ -84,8 +84,7 @@ class EvalParams:
     loose_tables: bool
 
 
-@dataclass(frozen=True)
-class Discard:
+class Discard(NamedTuple):
     """One discard's evaluation: value distance after it, its weight (ukeire, or the
     legal-wait weight at tenpai; 0 where not computed), whether it leaves a ready hand with a
     legal wait, and the points the hand is aiming at (the best plan's floor, or at tenpai the
@@ -302,6 +301,7 @@ class Evaluator:
             return out
         held = _held(counts)
         full = _full(counts)
+        masks: dict[int, tuple] = {}
         for t in todo:
             e = out[t]
             bit = 1 << t
@@ -316,8 +316,8 @@ class Evaluator:
                 chosen.sort()
             improving = 0
             for i in chosen:
-                wants = ev.wants(i)
-                if wants is not None and ev.bits(i)[1] & bit:
+                wants, surplus = masks.get(i) or masks.setdefault(i, (ev.wants(i), ev.bits(i)[1]))
+                if wants is not None and surplus & bit:
                     improving |= wants[t]
                 elif ukeire == "all":
                     improving |= ev.bits(i)[0]

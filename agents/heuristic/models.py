@@ -54,10 +54,16 @@ def win_features(dist: float, accept: float, progress: float, melds: int) -> lis
                              float(melds)]
 
 
-def win_probability(coef: Sequence[float], dist: float, accept: float, progress: float,
-                    melds: int) -> float:
-    x = win_features(dist, accept, progress, melds)
-    return 1.0 / (1.0 + math.exp(-sum(c * v for c, v in zip(coef, x))))
+def win_probabilities(coef: Sequence[float], dist: np.ndarray, accept: np.ndarray,
+                      progress: float, melds: int) -> np.ndarray:
+    """P(win) of hands left by discards (arrays of distance and acceptance): the logistic
+    model ``coef`` over ``win_features``, computed for all at once."""
+    d = np.minimum(dist, 8.0)
+    la = np.log1p(accept)
+    d1 = d == 1
+    x = np.column_stack([np.ones_like(d), d1, d == 2, d == 3, d, la, np.full_like(d, progress),
+                         d1 * progress, la * progress, np.full_like(d, float(melds))])
+    return _sigmoid(x @ np.asarray(coef))
 
 OPPONENT_FEATURES = ("bias", "melds", "progress", "progress_sq", "melds_progress",
                      "tsumogiri", "flush", "one_suit", "dealer", "value_melds", "discards")
@@ -133,34 +139,41 @@ _SUJI = (_shifted(-3), _shifted(3))
 _NEAR = tuple(_shifted(dr) for dr in (-2, -1, 1, 2))
 
 
-def tile_features(view: PlayerView, seat: int, tiles: Sequence[int],
-                  opp: Sequence[float]) -> np.ndarray:
-    """(len(tiles), len(TILE_FEATURES)) for ``seat`` and each kind of ``tiles``."""
-    pond = [p.tile for p in view.ponds[seat]]
-    discarded = np.zeros(35, bool)
-    discarded[pond] = True
-    t = np.asarray(tiles)
-    flush = opp[OPPONENT_FEATURES.index("flush")] > 0 or \
-        opp[OPPONENT_FEATURES.index("one_suit")] > 0
+def tile_features(view: PlayerView, seats: Sequence[int], tiles: Sequence[int],
+                  opps: Sequence[Sequence[float]]) -> np.ndarray:
+    """(len(seats), len(tiles), len(TILE_FEATURES)): for each opponent of ``seats`` (with its
+    ``opponent_features`` in ``opps``) and each kind of ``tiles``."""
+    n, t = len(seats), np.asarray(tiles)
+    discarded = np.zeros((n, 35), bool)
+    melded = np.zeros((n, 4), bool)
+    share = np.zeros((n, 4))
+    flush = np.zeros((n, 1), bool)
+    for i, (seat, opp) in enumerate(zip(seats, opps)):
+        pond = [p.tile for p in view.ponds[seat]]
+        discarded[i, pond] = True
+        melded[i, list(_melded_suits(view, seat))] = True
+        share[i] = np.bincount(_SUIT[pond], minlength=4) / max(1, len(pond))
+        flush[i] = opp[OPPONENT_FEATURES.index("flush")] > 0 or \
+            opp[OPPONENT_FEATURES.index("one_suit")] > 0
     honor = _HONOR[t]
     unseen = np.asarray(view.unseen)[t]
-    in_suit = flush & (honor | np.isin(_SUIT[t], list(_melded_suits(view, seat))))
-    x = np.empty((len(t), len(TILE_FEATURES)))
-    x[:, 0] = 1.0
-    x[:, 1] = honor
-    x[:, 2] = _TERMINAL[t]
-    x[:, 3] = _TWO_EIGHT[t]
-    x[:, 4] = discarded[t]
-    x[:, 5] = discarded[_SUJI[0][t]] | discarded[_SUJI[1][t]]
-    x[:, 6] = unseen / 4.0
-    x[:, 7] = honor & (unseen <= 1)
-    x[:, 8] = in_suit
-    x[:, 9] = flush & ~in_suit
-    x[:, 10] = np.bincount(_SUIT[pond], minlength=4)[_SUIT[t]] / max(1, len(pond))
-    x[:, 11] = (discarded[_NEAR[0][t]] | discarded[_NEAR[1][t]] | discarded[_NEAR[2][t]]
-                | discarded[_NEAR[3][t]])
-    x[:, 12] = opp[2]
-    x[:, 13] = opp[1]
+    in_suit = flush & (honor | melded[:, _SUIT[t]])
+    x = np.empty((n, len(t), len(TILE_FEATURES)))
+    x[:, :, 0] = 1.0
+    x[:, :, 1] = honor
+    x[:, :, 2] = _TERMINAL[t]
+    x[:, :, 3] = _TWO_EIGHT[t]
+    x[:, :, 4] = discarded[:, t]
+    x[:, :, 5] = discarded[:, _SUJI[0][t]] | discarded[:, _SUJI[1][t]]
+    x[:, :, 6] = unseen / 4.0
+    x[:, :, 7] = honor & (unseen <= 1)
+    x[:, :, 8] = in_suit
+    x[:, :, 9] = flush & ~in_suit
+    x[:, :, 10] = share[:, _SUIT[t]]
+    x[:, :, 11] = (discarded[:, _NEAR[0][t]] | discarded[:, _NEAR[1][t]]
+                   | discarded[:, _NEAR[2][t]] | discarded[:, _NEAR[3][t]])
+    x[:, :, 12] = np.array([opp[2] for opp in opps])[:, None]
+    x[:, :, 13] = np.array([opp[1] for opp in opps])[:, None]
     return x
 
 
@@ -176,17 +189,22 @@ def deal_in(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: flo
     such a win per seat (4,))."""
     prob = np.zeros((4, len(tiles)))
     points = np.zeros(4)
+    seats, opps, ready = [], [], []
     for o in range(4):
-        if o == view.seat:
-            continue
-        opp = opponent_features(view, o)
-        ready = float(_sigmoid(np.dot(model.ready, opp)))
-        if ready < least:
-            continue
-        on = _sigmoid(tile_features(view, o, tiles, opp) @ np.asarray(model.tile))
+        if o != view.seat:
+            opp = opponent_features(view, o)
+            r = float(_sigmoid(np.dot(model.ready, opp)))
+            if r >= least:
+                seats.append(o)
+                opps.append(opp)
+                ready.append(r)
+    if not seats:
+        return prob, points
+    on = _sigmoid(tile_features(view, seats, tiles, opps) @ np.asarray(model.tile))
+    for i, o in enumerate(seats):
         passed = passed_tiles(view, o)
-        prob[o] = ready * on * np.array([t not in passed for t in tiles])
-        points[o] = max(float(np.dot(model.value, opp)), view.rules.min_points)
+        prob[o] = ready[i] * on[i] * np.array([t not in passed for t in tiles])
+        points[o] = max(float(np.dot(model.value, opps[i])), view.rules.min_points)
     return prob, points
 
 

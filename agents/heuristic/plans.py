@@ -24,8 +24,8 @@ from typing import Sequence
 
 import numpy as np
 
-from agents.heuristic.tables import (INF, NONE, STORE, SUIT_SLICES, Layout, combine,
-                                         hand_bits, hand_wants)
+from agents.heuristic.tables import (INF, NONE, STORE, SUIT_SLICES, combine, hand_bits,
+                                     hand_wants, layout)
 from mjenv.scoring import YAKU
 from mjenv.tiles import DRAGONS, WINDS, Meld
 
@@ -173,22 +173,36 @@ class PlanList:
             for suit in range(3):
                 variants.setdefault((plans[i].families[suit], suit, 0), len(variants))
         self.variants = tuple(variants)
+        # the variants of each suit, so that a suit whose key did not change is one look-up
+        self.by_suit = [[(v, family, ranks) for (family, suit, ranks), v in variants.items()
+                         if suit == s] for s in range(4)]
+        self._suit_rows: dict[tuple[int, bytes], tuple[int, list[int]]] = {}
         self.five_rows = {i: [variants[(plans[i].families[s], s, 0)] for s in range(3)]
                           for i in self.five}
         self.std = std
         self.pos = {i: j for j, i in enumerate(std)}
         self.template = np.array(template, np.intp).reshape(len(std), 4)
-        self.layout = Layout([(groups - plans[i].forced_groups,
-                               tuple(f == NONE for f in plans[i].families)) for i in std])
+        self.layout = layout(tuple((groups - plans[i].forced_groups,
+                                    tuple(f == NONE for f in plans[i].families)) for i in std))
         self.forced_bits = [sum(1 << t for t in plans[i].forced) for i in std]
         self.pairs = [i for i, p in enumerate(plans) if p.shape == PAIRS_SHAPE]
 
     def evaluate(self, counts: Sequence[int], melds: Sequence[Meld]) -> "PlanEval":
         """Every plan on concealed ``counts`` (the distances now, the masks on demand)."""
         key = bytes(counts)
-        subs = [key[lo:hi] for lo, hi in SUIT_SLICES]
-        vrows = STORE.rows([(family, _rest(subs[suit], ranks) if ranks else subs[suit])
-                            for family, suit, ranks in self.variants])
+        vrows = [0] * len(self.variants)
+        cache = self._suit_rows
+        if len(cache) > 4096:
+            cache.clear()
+        for s, (lo, hi) in enumerate(SUIT_SLICES):
+            sub = key[lo:hi]
+            hit = cache.get((s, sub))
+            if hit is None or hit[0] != STORE.generation:
+                items = self.by_suit[s]
+                hit = cache[(s, sub)] = (STORE.generation, STORE.rows(
+                    [(family, _rest(sub, ranks) if ranks else sub) for _, family, ranks in items]))
+            for (v, _, _), row in zip(self.by_suit[s], hit[1]):
+                vrows[v] = row
         dist = [INF] * len(self.plans)
         comb = None
         lacking: list[int] = []

@@ -273,6 +273,7 @@ class SuitStore:
         self.index: dict[tuple[str, bytes], int] = {}
         self.keys: list[tuple[str, bytes]] = [("", b"")]      # row 0: INF everywhere
         self.dist = np.full((4096, SLOTS), INF, np.int16)
+        self.generation = 0                 # bumped by clear: rows held elsewhere are stale
         self._bits: dict[tuple[int, int], tuple[int, int, list[int]]] = {}
         self._dists: dict[int, list[int]] = {}
 
@@ -280,6 +281,7 @@ class SuitStore:
         return len(self.keys) > self.LIMIT
 
     def clear(self) -> None:
+        self.generation += 1
         self.index.clear()
         del self.keys[1:]
         self._bits.clear()
@@ -430,6 +432,12 @@ def hand_wants(splits) -> list[int]:
                 spare >>= 1
                 r += 1
     return want
+
+
+@lru_cache(maxsize=4096)
+def layout(hands: tuple[tuple[int, tuple[bool, bool, bool, bool]], ...]) -> Layout:
+    """The ``Layout`` of a batch of hands, made once per distinct batch."""
+    return Layout(hands)
 
 
 def combine(rows: np.ndarray, layout: Layout) -> Combined:

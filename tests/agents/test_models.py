@@ -1,0 +1,60 @@
+"""The expected-points heuristic's probability models: features from the view only, and the
+shipped (fitted) models behave as the game says they must."""
+
+import numpy as np
+
+from agents.heuristic.models import (OPPONENT_FEATURES, TILE_FEATURES, deal_in,
+                                     opponent_features, passed_tiles, risk, tile_features,
+                                     win_probabilities)
+from agents.heuristic.params import default
+from tests.agents.helpers import view_of
+
+
+def _flush_view(live=12):
+    # seat 1 shows three melds in p late in the hand and has discarded 5m and 8m
+    return view_of("456m3457p258s99s27z", melds=((), ("pon:111p", "chi:678p", "pon:999p"),
+                                                 (), ()),
+                   ponds=("", "5m8m", "", ""), live=live)
+
+
+def test_feature_shapes_and_values():
+    view = _flush_view()
+    opp = opponent_features(view, 1)
+    assert len(opp) == len(OPPONENT_FEATURES)
+    assert opp[OPPONENT_FEATURES.index("melds")] == 3
+    assert opp[OPPONENT_FEATURES.index("flush")] == 1.0
+    tiles = sorted(set(view.hand))
+    x = tile_features(view, [1, 2], tiles, [opp, opponent_features(view, 2)])
+    assert x.shape == (2, len(tiles), len(TILE_FEATURES))
+    row = dict(zip(TILE_FEATURES, x[0, tiles.index(27 + 1)]))       # 2z: a wind
+    assert row["honor"] == 1 and row["flush_in"] == 1               # honors join a flush
+    row = dict(zip(TILE_FEATURES, x[0, tiles.index(4)]))            # 5m: seat 1 threw it
+    assert row["genbutsu"] == 1 and row["flush_off"] == 1
+
+
+def test_a_tile_that_passed_an_opponent_cannot_be_its_win():
+    # seat 3 discards after seat 2; from seat 0's turn, seat 2's last discard has passed 3?
+    view = view_of("456m3457p258s99s27z", ponds=("", "1m", "9p", "7s"), live=30)
+    assert passed_tiles(view, 1) == {17, 24}           # 9p and 7s came after seat 1's 1m
+    assert passed_tiles(view, 3) == set()              # nothing since seat 3's discard
+    model = default().risk
+    if model is None:
+        return
+    prob, _ = deal_in(view, model, [17, 24, 4])
+    assert prob[1, 0] == 0 and prob[1, 1] == 0 and prob[0].sum() == 0
+
+
+def test_the_shipped_models_make_sense():
+    p = default()
+    if p.risk is None:
+        return
+    # P(win) falls with the distance and rises with the acceptance
+    by_distance = win_probabilities(p.win, np.array([1.0, 2, 3, 4, 6]), np.full(5, 12.0),
+                                    0.3, 0)
+    assert np.all(np.diff(by_distance) < 0)
+    by_accept = win_probabilities(p.win, np.full(3, 2.0), np.array([2.0, 10, 40]), 0.3, 0)
+    assert np.all(np.diff(by_accept) > 0)
+    # against a visible flush late in the hand, its suit is riskier than a tile it threw
+    view = _flush_view()
+    loss = risk(view, p.risk, [12, 4])                 # 4p (its suit) vs 5m (thrown by it)
+    assert loss[0] > loss[1] > 0
