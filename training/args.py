@@ -29,20 +29,9 @@ def field_docs(cls: type) -> dict[str, str]:
     return {f.name: f.metadata.get("help", "") for f in dataclasses.fields(cls)}
 
 
-@dataclass
-class TrainerArgs:
-    """What every trainer has: where it writes, its seed, threads and rules, its network and the
-    scale of its value targets."""
-
-    out: str = arg("runs/run", "run folder")
-    seed: int = arg(1, "seed of the games, the network initialisation and the minibatch order")
-    threads: int = arg(1, "torch threads (0: one per core; 1 is fastest on a shared machine)",
-                       low=0)
-    min_points: int = arg(6, "RuleConfig.min_points of the games trained on")
-    channels: int = arg(64, "network width (conv channels)", low=1)
-    blocks: int = arg(4, "residual blocks", low=1)
-    reward_scale: float = arg(0.025, "reward = the seat's deal score delta times this (1/40)")
-    gamma: float = arg(0.997, "discount per decision")
+class Arguments:
+    """Base of every command's arguments dataclass: made from ``arg`` fields, validated when
+    made (bounds from the fields; a subclass adds its cross-field checks to ``validate``)."""
 
     def __post_init__(self) -> None:
         self.validate()
@@ -55,6 +44,22 @@ class TrainerArgs:
                 raise ValueError(f"--{f.name.replace('_', '-')} must be >= {low}, got {value}")
             if high is not None and value > high:
                 raise ValueError(f"--{f.name.replace('_', '-')} must be <= {high}, got {value}")
+
+
+@dataclass
+class TrainerArgs(Arguments):
+    """What every trainer has: where it writes, its seed, threads and rules, its network and the
+    scale of its value targets."""
+
+    out: str = arg("runs/run", "run folder")
+    seed: int = arg(1, "seed of the games, the network initialisation and the minibatch order")
+    threads: int = arg(1, "torch threads (0: one per core; 1 is fastest on a shared machine)",
+                       low=0)
+    min_points: int = arg(6, "RuleConfig.min_points of the games trained on")
+    channels: int = arg(64, "network width (conv channels)", low=1)
+    blocks: int = arg(4, "residual blocks", low=1)
+    reward_scale: float = arg(0.025, "reward = the seat's deal score delta times this (1/40)")
+    gamma: float = arg(0.997, "discount per decision")
 
     def rules(self) -> RuleConfig:
         return RuleConfig(min_points=self.min_points)

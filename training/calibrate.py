@@ -31,24 +31,24 @@ import numpy as np
 
 from mjenv.rules import RuleConfig
 
+MODELS = ("ready", "tile", "value", "win", "gain")
+
+
 @dataclass
 class Samples:
-    """Rows of features with their labels, per model."""
+    """Per model of ``MODELS``: its rows of features and their labels."""
 
-    ready_x: list = field(default_factory=list)
-    ready_y: list = field(default_factory=list)
-    tile_x: list = field(default_factory=list)
-    tile_y: list = field(default_factory=list)
-    value_x: list = field(default_factory=list)
-    value_y: list = field(default_factory=list)
-    win_x: list = field(default_factory=list)
-    win_y: list = field(default_factory=list)
-    gain_x: list = field(default_factory=list)
-    gain_y: list = field(default_factory=list)
+    x: dict[str, list] = field(default_factory=lambda: {m: [] for m in MODELS})
+    y: dict[str, list] = field(default_factory=lambda: {m: [] for m in MODELS})
+
+    def add(self, model: str, x: Sequence[float], y: float) -> None:
+        self.x[model].append(x)
+        self.y[model].append(y)
 
     def extend(self, other: "Samples") -> None:
-        for name in self.__dataclass_fields__:
-            getattr(self, name).extend(getattr(other, name))
+        for m in MODELS:
+            self.x[m].extend(other.x[m])
+            self.y[m].extend(other.y[m])
 
 
 def ron_tiles(hand, seat: int) -> dict[int, int]:
@@ -100,16 +100,13 @@ def _collect(args: tuple[str, int, int, RuleConfig, float]) -> Samples:
                     opp = opponent_features(view, o)
                     rons = ron_tiles(hand, o)
                     passed = passed_tiles(view, o)
-                    out.ready_x.append(opp)
-                    out.ready_y.append(float(bool(rons)))
+                    out.add("ready", opp, float(bool(rons)))
                     if rons:
-                        out.value_x.append(opp)
-                        out.value_y.append(float(np.mean(list(rons.values()))))
+                        out.add("value", opp, float(np.mean(list(rons.values()))))
                         for t, row in zip(tiles, tile_features(view, [o], tiles,
                                                                [opp])[0].tolist()):
                             if t not in passed:
-                                out.tile_x.append(row)
-                                out.tile_y.append(float(t in rons))
+                                out.add("tile", row, float(t in rons))
                 counts = [0] * 34
                 for t in view.hand:
                     counts[t] += 1
@@ -125,11 +122,9 @@ def _collect(args: tuple[str, int, int, RuleConfig, float]) -> Samples:
         for s, rows in mine.items():
             won = s in result.winners
             for x, plan in rows:
-                out.win_x.append(x)
-                out.win_y.append(float(won))
+                out.add("win", x, float(won))
             if won and rows:
-                out.gain_x.append([1.0, float(rows[-1][1])])
-                out.gain_y.append(float(result.scores[s].points))
+                out.add("gain", [1.0, float(rows[-1][1])], float(result.scores[s].points))
     return out
 
 
@@ -201,11 +196,12 @@ def fit(samples: Samples) -> Models:
     def r(v: np.ndarray) -> tuple[float, ...]:
         return tuple(round(float(c), 4) for c in v)
 
-    return Models(ready=r(logistic(samples.ready_x, samples.ready_y)),
-                  tile=r(logistic(samples.tile_x, samples.tile_y)),
-                  value=r(least_squares(samples.value_x, samples.value_y)),
-                  win=r(logistic(samples.win_x, samples.win_y)),
-                  gain=r(least_squares(samples.gain_x, samples.gain_y)))
+    x, y = samples.x, samples.y
+    return Models(ready=r(logistic(x["ready"], y["ready"])),
+                  tile=r(logistic(x["tile"], y["tile"])),
+                  value=r(least_squares(x["value"], y["value"])),
+                  win=r(logistic(x["win"], y["win"])),
+                  gain=r(least_squares(x["gain"], y["gain"])))
 
 
 def log_loss(x, y, w) -> float:

@@ -44,6 +44,7 @@ import numpy as np
 
 from agents.heuristic.params import HeuristicParams, load_params, save_params
 from mjenv.rules import RuleConfig
+from training.args import Arguments, arg
 
 
 @dataclass(frozen=True)
@@ -154,32 +155,33 @@ def _task(args) -> tuple[int, int, float]:
 
 
 @dataclass
-class TuneConfig:
-    """The search budget and files (``mjenv tune heuristic --help`` documents each)."""
+class TuneConfig(Arguments):
+    """The search budget and files (``mjenv tune heuristic --help`` shows each field's help)."""
 
-    out: Path
-    rounds: int = 6
-    candidates: int = 16
-    deals: int = 40
-    sigma: float = 0.15
-    decay: float = 0.75
-    seed: int = 0
-    workers: int = 1
-    calibrate_hands: int = 3000
-    confirm_deals: int = 1000
-    init: str | None = None
-    rules: RuleConfig = RuleConfig()
+    out: str = arg("", "run folder: state.json, curve.csv, params.json, confirm.json")
+    rounds: int = arg(6, "successive-halving rounds", low=1)
+    candidates: int = arg(16, "candidates per round, the incumbent among them", low=2)
+    deals: int = arg(40, "deals per candidate at a round's first rung; doubled at each halving",
+                     low=1)
+    sigma: float = arg(0.15, "perturbation, as a share of each dimension's range", low=1e-6,
+                       high=1.0)
+    decay: float = arg(0.75, "sigma's factor per round", low=1e-6, high=1.0)
+    seed: int = arg(0, "search seed", low=0)
+    workers: int = arg(1, "processes", low=1)
+    init: str = arg("", "start from this parameter file instead of calibrating")
+    calibrate_hands: int = arg(3000, "self-play hands the probability models are fitted on",
+                               low=100)
+    confirm_deals: int = arg(1000, "fresh deals of the final confirmation", low=1)
+    min_points: int = arg(6, "RuleConfig.min_points of the games tuned on", low=0)
+    resume: bool = arg(False, "continue the run in --out from its state.json")
 
-    def check(self) -> None:
-        for name in ("rounds", "candidates", "deals", "workers", "confirm_deals"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"--{name.replace('_', '-')} must be >= 1")
-        if self.candidates < 2:
-            raise ValueError("--candidates must be >= 2 (the incumbent and a challenger)")
-        if not 0 < self.sigma <= 1 or not 0 < self.decay <= 1:
-            raise ValueError("--sigma and --decay must be in (0, 1]")
-        if self.init is None and self.calibrate_hands < 100:
-            raise ValueError("--calibrate-hands must be >= 100 (or give --init FILE)")
+    @property
+    def rules(self) -> RuleConfig:
+        return RuleConfig(min_points=self.min_points)
+
+    @property
+    def folder(self) -> Path:
+        return Path(self.out)
 
 
 def round_seed(seed: int, r: int) -> int:
@@ -192,7 +194,7 @@ class Tuner:
     def __init__(self, config: TuneConfig, log: Callable[[str], None] = print) -> None:
         self.config = config
         self.log = log
-        self.path = config.out / "state.json"
+        self.path = config.folder / "state.json"
         self.state: dict = {}
 
     # state ---------------------------------------------------------------------------------
@@ -208,16 +210,14 @@ class Tuner:
     def start(self) -> None:
         """Calibrate (or read ``--init``) and write the first state."""
         c = self.config
-        if c.init is not None:
+        if c.init:
             base = load_params(c.init)
         else:
             base = self.calibrate()
         if base.defence_model != "risk":
             raise ValueError("the starting parameters must use defence_model 'risk' (fitted "
                              "win and risk models)")
-        self.state = {"config": {k: (str(v) if isinstance(v, Path) else
-                                     v.to_dict() if isinstance(v, RuleConfig) else v)
-                                 for k, v in vars(c).items()},
+        self.state = {"config": vars(c),
                       "base": base.to_dict(), "incumbent": values_of(base), "round": 0,
                       "candidates": None, "scores": {}, "curve": []}
         self.save()
@@ -305,8 +305,8 @@ class Tuner:
             lines.append(f"{row['round']},{row['winner']},{row['winner_score']:.4f},"
                          f"{row['deals']}," + ",".join(f"{row['values'][d.name]:g}"
                                                        for d in SPACE))
-        (self.config.out / "curve.csv").write_text("\n".join(lines) + "\n")
-        save_params(self.config.out / "params.json", self.incumbent(),
+        (self.config.folder / "curve.csv").write_text("\n".join(lines) + "\n")
+        save_params(self.config.folder / "params.json", self.incumbent(),
                     {"tuned_by": "mjenv tune heuristic", "rounds_done": st["round"],
                      "config": st["config"], "curve": st["curve"]})
 
@@ -315,8 +315,8 @@ class Tuner:
     def confirm(self, progress: bool = True) -> dict:
         from training.evaluate import evaluate
         c = self.config
-        spec = f"heuristic:{(c.out / 'params.json').resolve()}"
-        nodefence = c.out / "params_nodefence.json"
+        spec = f"heuristic:{(c.folder / 'params.json').resolve()}"
+        nodefence = c.folder / "params_nodefence.json"
         save_params(nodefence, replace(self.incumbent(), defence=False),
                     {"note": "the tuned parameters with defence off, for the confirmation"})
         seed = round_seed(c.seed, 10_000)
@@ -326,8 +326,8 @@ class Tuner:
             self.log(f"confirmation: {c.confirm_deals} fresh deals {name}")
             reports[name] = evaluate(spec, vs, c.confirm_deals, seed, c.rules,
                                      workers=c.workers, progress=progress)
-        (c.out / "confirm.json").write_text(json.dumps(reports, indent=1) + "\n")
-        save_params(c.out / "params.json", self.incumbent(),
+        (c.folder / "confirm.json").write_text(json.dumps(reports, indent=1) + "\n")
+        save_params(c.folder / "params.json", self.incumbent(),
                     {"tuned_by": "mjenv tune heuristic", "rounds_done": self.state["round"],
                      "config": self.state["config"], "curve": self.state["curve"],
                      "confirm": {k: {f: v[f] for f in ("mean_score", "ci95", "win_rate",

@@ -46,11 +46,12 @@ def test_ron_tiles_are_the_engine_s_legal_rons():
 
 def test_collect_and_fit_shapes():
     samples = collect("heuristic:v1", 6, seed=1, share=1.0)
-    assert len(samples.ready_x) == len(samples.ready_y) > 0
-    assert len(samples.ready_x[0]) == len(OPPONENT_FEATURES)
-    assert len(samples.win_x[0]) == len(WIN_FEATURES)
-    assert set(samples.ready_y) <= {0.0, 1.0}
-    if samples.tile_x:
-        assert len(samples.tile_x[0]) == len(TILE_FEATURES)
+    x, y = samples.x, samples.y
+    assert len(x["ready"]) == len(y["ready"]) > 0
+    assert len(x["ready"][0]) == len(OPPONENT_FEATURES)
+    assert len(x["win"][0]) == len(WIN_FEATURES)
+    assert set(y["ready"]) <= {0.0, 1.0}
+    if x["tile"]:
+        assert len(x["tile"][0]) == len(TILE_FEATURES)
     models = fit(samples)
     assert len(models.ready) == len(OPPONENT_FEATURES) and len(models.win) == len(WIN_FEATURES)
