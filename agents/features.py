@@ -147,7 +147,7 @@ class Analyst:
             out[_IDX["call_legal"]] = 1.0
             row = (_CALL_ROW[x - a.tile] if a.kind == "chi" else
                    _IDX["call_gain_pon"] if a.kind == "pon" else _IDX["call_gain_kan"])
-            out[row] = _gain(now, ev.after_call(view, a, counts, melds))
+            out[row] = _gain(now, ev.after_call(view, a, counts))
 
 
 def feature_planes(views: Sequence[PlayerView], analyst: Analyst) -> np.ndarray:

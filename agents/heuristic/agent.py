@@ -176,7 +176,7 @@ class HeuristicAgent(BaseAgent):
         for a in calls:
             if a.kind == "minkan" and not p.kans:
                 continue
-            d = self.evaluator.after_call(view, a, counts, melds)
+            d = self.evaluator.after_call(view, a, counts)
             if a.kind == "minkan":
                 ok = d <= now and any(m.is_open for m in melds)
             else:

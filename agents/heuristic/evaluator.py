@@ -342,30 +342,7 @@ class Evaluator:
             need = _EVALS.put(key, plist.evaluate(counts, melds).bits(plan)[0])
         return need
 
-    def hand_points(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView
-                    ) -> float:
-        """Points of the best admitted plan of a 13-tile-equivalent hand (the closest; the
-        richest among the closest)."""
-        serial, plist, adm = self.plans(melds, view.rules.min_points)
-        dist = plan_eval(serial, plist, counts, melds).dist
-        best = min(((dist[i] + pen, -plist.plans[i].points)
-                    for i, pen in zip(adm.plans, adm.penalty) if dist[i] < INF),
-                   default=(INF, 0))
-        return float(-best[1])
-
     # --- calls and kans -------------------------------------------------------------------
-
-    def after_call_options(self, view: PlayerView, call: Action, counts: Sequence[int],
-                           melds: tuple[Meld, ...]) -> dict[int, Discard]:
-        """Every discard after the legal chi/pon ``call`` of the target tile (all discards'
-        acceptance and points, as ``discards(ukeire="all")``); for an open kan, the hand
-        after it as its one option (keyed -1)."""
-        after, new_melds = self._called(view, call, counts)
-        if call.kind == "minkan":
-            dist, accept = self.acceptance(after, new_melds, view)
-            return {-1: Discard(dist, accept, False, self.hand_points(after, new_melds, view))}
-        tiles = [t for t in range(34) if after[t]]
-        return self.discards(after, new_melds, view, tiles, ukeire="all")
 
     @staticmethod
     def _called(view: PlayerView, call: Action, counts: Sequence[int]
@@ -386,8 +363,7 @@ class Evaluator:
             after[t] -= 1
         return after, tuple(view.melds[view.seat]) + (meld,)
 
-    def after_call(self, view: PlayerView, call: Action, counts: Sequence[int],
-                   melds: tuple[Meld, ...]) -> float:
+    def after_call(self, view: PlayerView, call: Action, counts: Sequence[int]) -> float:
         """Value distance after the legal ``call`` (chi/pon/open kan) of the target tile,
         counting only plans worth ``min_points``: after chi/pon, the best discard's distance;
         after an open kan, the hand's."""

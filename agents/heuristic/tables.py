@@ -46,7 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 
