@@ -3,9 +3,9 @@
 ``tests/data/heuristic_v1.json`` holds hands played by the heuristic (and its efficiency-only
 variant) as they stood when issue 14 opened (commit 18c10c7), mixed with other agents so that
 every phase occurs — discards, chi/pon/open kans, concealed and added kans, ron, tsumo, passes —
-in deal mode and inside matches (other dealers, round winds, repeat counters, scores). Each hand stores its
-setting, which seats were the recorded heuristic (and their seeds) and every action id in
-order. :func:`replay` drives the engine through the recorded actions and asks a fresh agent
+in deal mode and inside matches (other dealers, round winds, repeat counters, scores). Each
+hand stores its setting, which seats were the recorded heuristic (and their seeds) and every
+action id in order. :func:`replay` drives the engine through the recorded actions and asks a fresh agent
 of the given spec for each recorded decision: ``heuristic:v1`` must make every one the
 heuristic made, ``heuristic:efficiency`` every one its namesake made.
 
