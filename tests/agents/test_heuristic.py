@@ -4,11 +4,16 @@ import numpy as np
 import pytest
 
 from agents import make_agent
+from dataclasses import replace
+
 from agents.heuristic import HeuristicAgent, HeuristicParams
+from agents.heuristic.models import risk
+from agents.heuristic.params import V1, default
 from agents.heuristic.defence import DefenceParams, threats, tile_dangers
 from mjenv.analysis import wait_kinds
 from mjenv.env.actions import PASS, PON, RON, TSUMO, decode_action, legal_mask
 from mjenv.scoring import WinContext, score
+from mjenv.tiles import parse_tiles
 from tests.agents.helpers import play, view_of
 from tests.scale import n
 
@@ -51,15 +56,36 @@ def _flush_threat_view(live):
                    ponds=("", "5m8m", "", ""), live=live)
 
 
-def test_defence_folds_against_a_visible_flush():
+def test_v1_defence_folds_against_a_visible_flush():
     view = _flush_threat_view(live=12)
     p = DefenceParams()
     danger = tile_dangers(view, threats(view, p), p)
-    defended = choose("heuristic", view)
-    pushed = choose("heuristic:nodefence", view)
+    defended = choose("heuristic:v1", view)
+    pushed = decode_action(HeuristicAgent(replace(V1, defence=False)).act(
+        None, legal_mask(view), view), view)
     assert defended.tile // 9 != 1                      # never a tile of the flush suit
     assert danger[defended.tile] < danger[pushed.tile]
     assert danger[defended.tile] == min(danger[t] for t in set(view.hand))
+
+
+def test_the_default_weighs_the_risk_against_what_the_hand_stands_to_win():
+    """Against seat 1's three melds late in the hand: a far hand gives up its best shape (9s,
+    which the twin without defence throws) for a tile the model finds safer; a ready hand worth
+    a legal win (一条龙) pushes the one discard that keeps it ready, a tile of seat 1's suit."""
+    params = default()
+    assert params.defence_model == "risk"
+    far = view_of("2458m14466p12569s", melds=((), ("pon:111p", "chi:678p", "pon:999p"), (),
+                                              ()),
+                  ponds=("", "5m8m", "", ""), live=12)
+    defended, pushed = choose("heuristic", far), choose("heuristic:nodefence", far)
+    assert defended != pushed
+    loss = risk(far, params.risk, sorted(set(far.hand)))
+    at = {t: x for t, x in zip(sorted(set(far.hand)), loss)}
+    assert at[defended.tile] < at[pushed.tile]
+    ready = view_of("123456789m55s77z4p", melds=((), ("pon:111p", "chi:678p", "pon:999p"),
+                                                (), ()),
+                    ponds=("", "5m8m", "", ""), live=12)
+    assert choose("heuristic", ready).tile == parse_tiles("4p")[0]
 
 
 def test_no_threat_means_no_defence():
