@@ -69,7 +69,7 @@ OPPONENT_FEATURES = ("bias", "melds", "progress", "progress_sq", "melds_progress
                      "tsumogiri", "flush", "one_suit", "dealer", "value_melds", "discards")
 TILE_FEATURES = ("bias", "honor", "terminal", "two_eight", "genbutsu", "suji", "unseen",
                  "honor_scarce", "flush_in", "flush_off", "suit_share", "near_discard",
-                 "progress", "melds")
+                 "progress", "melds", "sides", "middle", "flush_number")
 
 
 @dataclass(frozen=True)
@@ -137,6 +137,9 @@ def _shifted(dr: int) -> np.ndarray:
 
 _SUJI = (_shifted(-3), _shifted(3))
 _NEAR = tuple(_shifted(dr) for dr in (-2, -1, 1, 2))
+# the two tiles a chow wait on t needs: t+1 t+2 (t waits below), t-2 t-1 (above), t-1 t+1
+_SIDES = ((_shifted(1), _shifted(2)), (_shifted(-2), _shifted(-1)))
+_MIDDLE = (_shifted(-1), _shifted(1))
 
 
 def tile_features(view: PlayerView, seats: Sequence[int], tiles: Sequence[int],
@@ -174,6 +177,12 @@ def tile_features(view: PlayerView, seats: Sequence[int], tiles: Sequence[int],
                    | discarded[:, _NEAR[2][t]] | discarded[:, _NEAR[3][t]])
     x[:, :, 12] = np.array([opp[2] for opp in opps])[:, None]
     x[:, :, 13] = np.array([opp[1] for opp in opps])[:, None]
+    # how many hidden pairs of neighbours could wait on t (a wall of seen copies cuts them):
+    # unseen copies of t+1·t+2 and t-2·t-1 (two-sided and edge waits), of t-1·t+1 (closed)
+    free = np.append(np.asarray(view.unseen), 0)
+    x[:, :, 14] = sum(free[a[t]] * free[b[t]] for a, b in _SIDES) / 32.0
+    x[:, :, 15] = free[_MIDDLE[0][t]] * free[_MIDDLE[1][t]] / 16.0
+    x[:, :, 16] = in_suit & ~honor
     return x
 
 
