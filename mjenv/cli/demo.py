@@ -1,11 +1,12 @@
 """``mjenv demo``: four baseline agents play a match in the terminal, then a short duplicate
 evaluation (heuristic vs three random agents) — the project in under a minute.
 
-    mjenv demo [--seed 0] [--deals 30] [--every-event] [--ascii]
+    mjenv demo [--seed 0] [--deals 30] [--every-event] [--ascii] [--log DIR]
 
 The match is drawn once per hand (the final table: every hand, the win's yaku and the
-payments); ``--every-event`` draws the table after every decision instead. The evaluation
-table is ``mjenv eval --agent heuristic --vs random --deals N`` in small.
+payments); ``--every-event`` draws the table after every decision instead. ``--log DIR`` keeps
+the match as a log, ``DIR/demo-SEED.jsonl`` (``mjenv replay`` verifies it, ``mjenv view`` opens
+it). The evaluation table is ``mjenv eval --agent heuristic --vs random --deals N`` in small.
 """
 
 from __future__ import annotations
@@ -28,11 +29,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="draw the table after every decision, not only at each hand's end")
     parser.add_argument("--ascii", action="store_true",
                         help="tiles as 1m/5z text instead of Unicode glyphs")
+    parser.add_argument("--log", metavar="DIR", default=None,
+                        help="write the match's log to DIR/demo-SEED.jsonl (DIR is made if "
+                             "needed; mjenv replay and mjenv view read it)")
 
 
 def play_match(seed: int, rounds: int, style: str, every_event: bool,
-               out: TextIO) -> tuple[int, ...]:
-    """Play and draw one match of the four ``SEATS`` agents; returns the final scores."""
+               out: TextIO, logs=None) -> tuple[int, ...]:
+    """Play and draw one match of the four ``SEATS`` agents; returns the final scores.
+    ``logs``: a ``mjenv.game.LogFolder`` that keeps the match's log (``demo-SEED``), written
+    after every hand."""
     from agents import make_agent
     from mjenv.env.play import play
     from mjenv.env.render import render_table
@@ -53,6 +59,7 @@ def play_match(seed: int, rounds: int, style: str, every_event: bool,
 
         play(hand, agents, on_step=draw if every_event else None)
         out.write(f"\n=== hand {number} ===\n{render_table(hand, style=style)}\n")
+        path = logs.save(f"demo-{seed}", match.log) if logs is not None else None
         if match.over:
             break
         match.next_hand()
@@ -60,24 +67,31 @@ def play_match(seed: int, rounds: int, style: str, every_event: bool,
     order = match.ranking()
     out.write("\nFinal: " + ", ".join(f"#{i + 1} seat {s} {SEATS[s]} {match.scores[s]:+d}"
                                       for i, s in enumerate(order)) + "\n")
+    if path is not None:
+        out.write(f"game log: {path} (mjenv view {path})\n")
     return match.scores
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from mjenv.game import LogFolder
     from training.evaluate import evaluate, format_table
     out = out or sys.stdout
     try:
         if args.deals < 1:
             raise ValueError(f"--deals must be >= 1, got {args.deals}")
+        logs = LogFolder(args.log) if args.log else None
         start = time.monotonic()
         play_match(args.seed, args.rounds, "ascii" if args.ascii else "unicode",
-                   args.every_event, out)
+                   args.every_event, out, logs)
         out.write("\nDuplicate evaluation (each deal replayed with the candidate in every "
                   "seat):\n")
         out.flush()
         report = evaluate("heuristic", "random", args.deals, args.seed, progress=True)
     except ValueError as e:
         print(f"mjenv demo: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:                     # the log folder cannot be made or written
+        print(f"mjenv demo: --log {args.log}: {e.strerror or e}", file=sys.stderr)
         return 2
     out.write(format_table(report) + "\n")
     out.write(f"\n(demo took {time.monotonic() - start:.0f} s; a full run: mjenv eval "
