@@ -16,6 +16,8 @@ import sys
 import time
 from typing import TextIO
 
+from mjenv.cli.options import add_ascii_flag, add_log_flag, log_folder, tile_style
+
 SEATS = ("heuristic", "heuristic:nodefence", "heuristic:efficiency", "random")
 
 
@@ -27,11 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="wind rounds of the demo match (default 1: East only)")
     parser.add_argument("--every-event", action="store_true",
                         help="draw the table after every decision, not only at each hand's end")
-    parser.add_argument("--ascii", action="store_true",
-                        help="tiles as 1m/5z text instead of Unicode glyphs")
-    parser.add_argument("--log", metavar="DIR", default=None,
-                        help="write the match's log to DIR/demo-SEED.jsonl (DIR is made if "
-                             "needed; mjenv replay and mjenv view read it)")
+    add_ascii_flag(parser)
+    add_log_flag(parser, "demo-SEED.jsonl, the match")
 
 
 def play_match(seed: int, rounds: int, style: str, every_event: bool,
@@ -73,25 +72,20 @@ def play_match(seed: int, rounds: int, style: str, every_event: bool,
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    from mjenv.game import LogFolder
     from training.evaluate import evaluate, format_table
     out = out or sys.stdout
     try:
         if args.deals < 1:
             raise ValueError(f"--deals must be >= 1, got {args.deals}")
-        logs = LogFolder(args.log) if args.log else None
+        logs = log_folder(args)
         start = time.monotonic()
-        play_match(args.seed, args.rounds, "ascii" if args.ascii else "unicode",
-                   args.every_event, out, logs)
+        play_match(args.seed, args.rounds, tile_style(args), args.every_event, out, logs)
         out.write("\nDuplicate evaluation (each deal replayed with the candidate in every "
                   "seat):\n")
         out.flush()
         report = evaluate("heuristic", "random", args.deals, args.seed, progress=True)
-    except ValueError as e:
+    except (ValueError, OSError) as e:       # OSError: a game log that cannot be written
         print(f"mjenv demo: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:                     # the log folder cannot be made or written
-        print(f"mjenv demo: --log {args.log}: {e.strerror or e}", file=sys.stderr)
         return 2
     out.write(format_table(report) + "\n")
     out.write(f"\n(demo took {time.monotonic() - start:.0f} s; a full run: mjenv eval "

@@ -19,6 +19,8 @@ import argparse
 import sys
 from typing import TextIO
 
+from mjenv.cli.options import add_ascii_flag, add_log_flag, log_folder, tile_style
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", type=int, default=0, choices=range(4),
@@ -34,11 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="RuleConfig.min_points (default: the rulebook's 6)")
     parser.add_argument("--rounds", type=int, default=None,
                         help="RuleConfig.rounds (default: the rulebook's 2)")
-    parser.add_argument("--ascii", action="store_true",
-                        help="tiles as 1m/5z text instead of Unicode glyphs")
-    parser.add_argument("--log", metavar="DIR", default=None,
-                        help="write the match's log to DIR/play-SEED.jsonl (DIR is made if "
-                             "needed; mjenv replay and mjenv view read it)")
+    add_ascii_flag(parser)
+    add_log_flag(parser, "play-SEED.jsonl, the match, rewritten after every hand")
 
 
 class Quit(Exception):
@@ -166,7 +165,6 @@ def _tell_log(out: TextIO, path, hands: int) -> None:
 
 
 def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
-    from mjenv.game import LogFolder
     from mjenv.rules import RuleConfig
     options = {k: v for k, v in (("min_points", args.min_points), ("rounds", args.rounds))
                if v is not None}
@@ -174,15 +172,12 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         rules = RuleConfig(**options)
         if args.hands is not None and args.hands < 1:
             raise ValueError(f"--hands must be >= 1, got {args.hands}")
-        logs = LogFolder(args.log) if args.log else None
+        logs = log_folder(args)
         play_session(seat=args.seat, vs=args.vs, seed=args.seed, hands=args.hands, rules=rules,
-                     style="ascii" if args.ascii else "unicode",
-                     inp=inp or sys.stdin, out=out or sys.stdout, logs=logs)
-    except ValueError as e:
+                     style=tile_style(args), inp=inp or sys.stdin, out=out or sys.stdout,
+                     logs=logs)
+    except (ValueError, OSError) as e:       # OSError: a game log that cannot be written
         print(f"mjenv play: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:                     # the log folder cannot be made or written
-        print(f"mjenv play: --log {args.log}: {e.strerror or e}", file=sys.stderr)
         return 2
     return 0
 
