@@ -45,7 +45,8 @@ Arguments
 Version History
 ---------------
 - mahjong_v0: initial release. Added since, leaving every game, observation and reward as it
-  was: plain keyword rule arguments and ``rules`` as a dict; ``render_mode="rgb_array"``.
+  was: plain keyword rule arguments and ``rules`` as a dict; ``render_mode="rgb_array"``; the
+  ``rules`` property (as ``MahjongEnv``'s).
 """
 
 from __future__ import annotations
