@@ -110,8 +110,8 @@ class LocalArgs(Arguments):
 
     workers: int = arg(1, "processes playing games (1: in this process)", low=1)
     device: str = arg("auto", "auto (CUDA when available), cpu, cuda, cuda:N")
-    features: str = arg("", "extra network input: '' (observation planes only) or "
-                            "'analysis-v1' (agents/features.py)")
+    features: str = arg("", "extra network input: '' (the observation planes only, the "
+                            "default) or 'analysis-v1' (agents/features.py)")
     init_from: str = arg("", "start from this checkpoint's weights: a file (e.g. a BC run's "
                              "bc.pt), ppo:PATH or ppo:pretrained; the network's shape and input "
                              "come from it unless --channels/--blocks/--features say otherwise")
@@ -176,7 +176,9 @@ def add_args_flags(parser: argparse.ArgumentParser, cls: type) -> None:
     what the user typed (``--resume`` keeps the stored values of everything else)."""
     for f in dataclasses.fields(cls):
         name = flag(f.name)
-        help_text = f"{f.metadata.get('help', '')} (default: {f.default})"
+        # an empty default means "not given": the help says what happens then
+        default = f" (default: {f.default})" if f.default != "" else ""
+        help_text = f"{f.metadata.get('help', '')}{default}"
         if f.type in (bool, "bool"):
             parser.add_argument(name, action=argparse.BooleanOptionalAction,
                                 default=argparse.SUPPRESS, help=help_text)
