@@ -307,10 +307,29 @@ def build_net(config: NetConfig, state_dict: dict[str, torch.Tensor] | None = No
 
 
 def pick_device(device: str | None = None) -> torch.device:
-    """``None``/"auto": CUDA when available, else CPU."""
+    """``None``/"auto": CUDA when available, else CPU. A device this torch cannot use (an unknown
+    name, CUDA on a CPU-only build or machine, a GPU index past the last) is a ``ValueError``
+    saying why, here rather than as torch's error at the first tensor moved there."""
     if device in (None, "auto"):
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return torch.device(device)
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, TypeError):
+        raise ValueError("not a device: use auto, cpu, cuda or cuda:N") from None
+    if dev.type == "cuda":
+        if not torch.cuda.is_available():
+            why = ("this torch build has no CUDA" if torch.version.cuda is None
+                   else "no CUDA device is visible")
+            raise ValueError(f"{why} (torch {torch.__version__}); use cpu or auto")
+        if dev.index is not None and dev.index >= torch.cuda.device_count():
+            raise ValueError(f"there are {torch.cuda.device_count()} CUDA device(s): "
+                             f"cuda:0 … cuda:{torch.cuda.device_count() - 1}")
+    elif dev.type not in ("cpu", "mps"):
+        raise ValueError(f"device type {dev.type!r} is not supported: use auto, cpu, cuda or "
+                         f"cuda:N")
+    elif dev.type == "mps" and not torch.backends.mps.is_available():
+        raise ValueError("MPS (Apple GPU) is not available here; use cpu or auto")
+    return dev
 
 
 # --------------------------------------------------------------------------- agent

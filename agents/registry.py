@@ -8,6 +8,8 @@ only when asked for, so the rule-based agents run without torch installed.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from agents.base import Agent
 
 RULE_BASED_SPECS = ("random", "heuristic", "heuristic:efficiency", "heuristic:nodefence")
@@ -29,13 +31,27 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         agent.name = spec
         return agent
     if spec.startswith("ppo:"):
-        path = spec[4:]
-        if not path:
-            raise ValueError(f"{spec!r}: write ppo:PATH (a checkpoint) or ppo:pretrained")
+        path = policy_file(spec)
         from agents.ppo import PPOAgent
-        agent = PPOAgent.pretrained() if path == "pretrained" else PPOAgent.load(path)
+        agent = PPOAgent.pretrained() if spec == "ppo:pretrained" else PPOAgent.load(path)
         if seed is not None and hasattr(agent, "reseed"):
             agent.reseed(seed)
         return agent
     raise ValueError(f"unknown agent spec {spec!r}: use one of {', '.join(RULE_BASED_SPECS)}, "
                      f"ppo:PATH or ppo:pretrained")
+
+
+def policy_file(spec: str) -> Path:
+    """The checkpoint file a network is read from: ``ppo:pretrained`` (the shipped model),
+    ``ppo:PATH``, or a bare ``PATH`` (what ``--init-from`` takes). ``ValueError`` for a spec of
+    an agent that has no network (``heuristic``) or an empty path."""
+    if spec in RULE_BASED_SPECS or spec.startswith("heuristic:"):
+        raise ValueError(f"{spec!r} is a rule-based agent, not a trained network: give a "
+                         f"checkpoint file, ppo:PATH or ppo:pretrained")
+    path = spec[4:] if spec.startswith("ppo:") else spec
+    if not path:
+        raise ValueError(f"{spec!r}: write ppo:PATH (a checkpoint) or ppo:pretrained")
+    if spec == "ppo:pretrained":
+        from agents.ppo import PRETRAINED_PATH
+        return PRETRAINED_PATH
+    return Path(path)

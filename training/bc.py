@@ -35,7 +35,7 @@ from agents.ppo import InputBuilder, NetConfig, PolicyNet, masked_logits, save_p
 from mjenv.env.actions import encode_action
 from mjenv.game import Action
 from mjenv.rules import RuleConfig
-from training.args import LocalArgs, TrainerArgs, arg
+from training.args import LocalArgs, TrainerArgs, arg, explicit_fields
 
 
 @dataclass
@@ -96,14 +96,31 @@ def save_records(path: str | Path, records: Iterable[dict], rules: RuleConfig, t
 
 
 def load_records(paths: Sequence[str | Path], rules: RuleConfig) -> list[dict]:
-    """Records of one or more files; refuses files made under other rules."""
+    """Records of one or more files; ``ValueError`` naming the file for one that cannot be read,
+    is not a record file (``save_records``) or was made under other rules."""
     records = []
     for path in paths:
-        with open(path) as f:
-            header = json.loads(f.readline())
-            if RuleConfig.from_dict(header["rules"]) != rules:
-                raise ValueError(f"{path}: games played under {header['rules']}, not {rules}")
-            records.extend(json.loads(line) for line in f if line.strip())
+        try:
+            with open(path, encoding="utf-8") as f:
+                try:
+                    header = json.loads(f.readline())
+                    stored = RuleConfig.from_dict(header["rules"])
+                except (ValueError, KeyError, TypeError):
+                    raise ValueError(f"record file {path}: not a game-record file (its first "
+                                     f"line should be the header {{\"rules\": …, "
+                                     f"\"teacher\": …}})") from None
+                if stored != rules:
+                    raise ValueError(f"record file {path}: games played under {stored}, "
+                                     f"not {rules}")
+                for n, line in enumerate(f, 2):
+                    if line.strip():
+                        try:
+                            records.append(json.loads(line))
+                        except ValueError:
+                            raise ValueError(f"record file {path}: line {n} is not JSON") from None
+        except OSError as exc:
+            raise ValueError(f"record file {path}: cannot be read "
+                             f"({exc.strerror or exc})") from None
     return records
 
 
@@ -231,27 +248,27 @@ def train_bc(net: PolicyNet, data: BCData, *, epochs: int = 4, lr: float = 1e-3,
     return stats
 
 
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
 def behaviour_clone(net: PolicyNet, rules: RuleConfig, *, hands: int, epochs: int, lr: float,
                     seed: int, reward_scale: float, out: str | Path | None = None,
                     workers: int = 1, teacher: str = "heuristic", gamma: float = 0.997,
-                    records: Sequence[str | Path] = ()) -> dict:
-    """Play (or load, from ``records`` files) the teacher's games, train ``net`` in place and
-    save it to ``out`` (a policy file: the "BC starting point" PPO is compared against); the
-    games are saved beside it as ``bc_games.jsonl``."""
-    def log(msg: str) -> None:
-        print(msg, file=sys.stderr, flush=True)
-
+                    records: Sequence[dict] = ()) -> dict:
+    """Play the teacher's games (or take the game ``records`` given, ``load_records``), train
+    ``net`` in place and save it to ``out`` (a policy file: the "BC starting point" PPO is
+    compared against); games played are saved beside it as ``bc_games.jsonl``."""
     if records:
-        games = load_records(records, rules)
-        log(f"bc: {len(games)} deals loaded from {len(records)} record file(s)")
+        games = list(records)
     else:
-        log(f"bc: playing {hands} deals of {teacher} self-play …")
+        _log(f"bc: playing {hands} deals of {teacher} self-play …")
         games = generate_records(hands, seed, rules, teacher=teacher, workers=workers)
         if out is not None:
             save_records(Path(out).with_name("bc_games.jsonl"), games, rules, teacher)
     data = replay_records(games, rules, reward_scale, gamma, net.config, workers)
-    log(f"bc: {len(data):,} decisions with a choice")
-    stats = train_bc(net, data, epochs=epochs, lr=lr, seed=seed, log=log)
+    _log(f"bc: {len(data):,} decisions with a choice")
+    stats = train_bc(net, data, epochs=epochs, lr=lr, seed=seed, log=_log)
     if out is not None:
         save_policy_file(out, net, rules, meta={"bc": {"teacher": teacher, "deals": len(games),
                                                        "decisions": len(data), **stats}})
@@ -263,28 +280,58 @@ class BCArgs(TrainerArgs, LocalArgs):
     """Every field is a ``mjenv train bc`` flag (the groups shared with the other trainers:
     ``training.args``); the network's shape must match the PPO run that starts from it."""
 
-    out: str = arg("runs/bc", "run folder: the cloned policy is written to out/bc.pt")
-    hands: int = arg(2000, "deals of teacher self-play to learn from")
+    out: str = arg("", "run folder: the cloned policy is written to out/bc.pt, the teacher's "
+                       "games to out/bc_games.jsonl (default: a new runs/bc-N)")
+    hands: int = arg(2000, "deals of teacher self-play to learn from", low=1)
     teacher: str = arg("heuristic", "agent spec of the teacher")
-    epochs: int = arg(4, "passes over the data")
-    lr: float = arg(1e-3, "Adam learning rate (decays linearly to 0)")
+    epochs: int = arg(4, "passes over the data", low=1)
+    lr: float = arg(1e-3, "Adam learning rate (decays linearly to 0)", above=0)
     records: str = arg("", "comma-separated game-record files to learn from instead of playing "
                            "new games")
 
+    def record_files(self) -> list[str]:
+        return [p for p in self.records.split(",") if p.strip()]
 
-def run_bc(args: BCArgs) -> Path:
-    """``mjenv train bc``: clone the teacher into a fresh network; returns out/bc.pt."""
+
+def run_bc(args: BCArgs, given: set[str] | None = None) -> Path:
+    """``mjenv train bc``: clone the teacher into a fresh network (or into ``--init-from``'s);
+    returns out/bc.pt. The inputs (record files, teacher spec, starting checkpoint, device, run
+    folder) are all checked before any game is played."""
     import os
 
+    from agents import make_agent
     from agents.ppo import build_net, pick_device
     from mjenv.env.observation import NUM_PLANES
+    from training.checkpoint import adopt_network, load_init_checkpoint
+    from training.rundir import prepare_run_dir
 
+    given = explicit_fields(args, given)
+    rules = args.rules()
+    files = args.record_files()
+    games = load_records(files, rules) if files else []
+    if files and not games:
+        raise ValueError(f"--records {args.records}: no game records in the file(s)")
+    if files:
+        _log(f"bc: {len(games)} deals loaded from {len(files)} record file(s)")
+    else:
+        make_agent(args.teacher)
+    init = None
+    if args.init_from:
+        init = load_init_checkpoint(args.init_from, rules)
+        args = adopt_network(args, given, init["net_config"], f"--init-from {args.init_from}",
+                             "leave the flag out to take the checkpoint's")
+    device = pick_device(args.device)
+    out = prepare_run_dir(args.out, prefix="bc", run_files=("bc.pt", "bc_games.jsonl"),
+                          force=args.force)
     torch.set_num_threads(args.threads if args.threads > 0 else max(1, os.cpu_count() or 1))
     torch.manual_seed(args.seed)
-    net = build_net(NetConfig(NUM_PLANES, args.channels, args.blocks, features=args.features)).to(pick_device(args.device))
-    path = Path(args.out) / "bc.pt"
-    behaviour_clone(net, RuleConfig(min_points=args.min_points), hands=args.hands,
-                    epochs=args.epochs, lr=args.lr, seed=args.seed, reward_scale=args.reward_scale,
-                    out=path, workers=args.workers, teacher=args.teacher, gamma=args.gamma,
-                    records=[p for p in args.records.split(",") if p])
+    if init is not None:
+        net = build_net(NetConfig(**init["net_config"]), init["model"])
+    else:
+        net = build_net(NetConfig(NUM_PLANES, args.channels, args.blocks, features=args.features))
+    path = out / "bc.pt"
+    behaviour_clone(net.to(device), rules, hands=args.hands, epochs=args.epochs, lr=args.lr,
+                    seed=args.seed, reward_scale=args.reward_scale, out=path,
+                    workers=args.workers, teacher=args.teacher, gamma=args.gamma,
+                    records=games)
     return path

@@ -11,12 +11,18 @@ expected, and weights-only policy files where training state is needed.
 
 ``PPOAgent.load`` reads the same files (it ignores the training state), so
 ``mjenv eval --agent ppo:runs/NAME/latest.pt`` works on a live run.
+
+A run's network comes from its checkpoint when it resumes, and from ``--init-from``'s file when
+it starts from one: ``adopt_network`` takes the shape and input (``--channels``, ``--blocks``,
+``--features``) from there and refuses a flag typed with another value, naming it — loading
+the weights into a network of another shape would fail with a page of size mismatches.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from typing import Any
+from typing import Any, Collection
 
 import numpy as np
 import torch
@@ -25,9 +31,12 @@ from agents.ppo import (CheckpointError, PolicyNet, check_encoding, policy_paylo
                         read_checkpoint_file, write_checkpoint_file)
 from mjenv.rules import RuleConfig
 
-__all__ = ["CheckpointError", "save_training_checkpoint", "load_training_checkpoint"]
+__all__ = ["CheckpointError", "save_training_checkpoint", "load_training_checkpoint",
+           "adopt_network", "load_init_checkpoint"]
 
 TRAINING_KEYS = ("optimizer", "rng", "pool", "update", "global_step", "args")
+#: The arguments that fix a network's shape and input (``NetConfig`` fields of the same names).
+NET_FIELDS = ("channels", "blocks", "features")
 
 
 def save_training_checkpoint(path: str | os.PathLike, *, net: PolicyNet,
@@ -58,4 +67,33 @@ def load_training_checkpoint(path: str | os.PathLike,
     stored = RuleConfig.from_dict(payload["rules"])
     if expect_rules is not None and stored != expect_rules:
         raise CheckpointError(f"{path}: trained under {stored}, not {expect_rules}")
+    return payload
+
+
+def adopt_network(args: Any, given: Collection[str], net_config: dict[str, Any], source: str,
+                  hint: str) -> Any:
+    """``args`` with the network fields of ``net_config`` (a checkpoint's); a field in ``given``
+    (typed by the user) with another value is a ``ValueError`` naming the flag, ``source`` and
+    ``hint`` (what to do instead)."""
+    for name in NET_FIELDS:
+        if name in given and getattr(args, name) != net_config[name]:
+            raise ValueError(f"--{name} {getattr(args, name)!r} differs from {source}'s network "
+                             f"({name} {net_config[name]!r}); {hint}")
+    return dataclasses.replace(args, **{name: net_config[name] for name in NET_FIELDS})
+
+
+def load_init_checkpoint(spec: str, rules: RuleConfig) -> dict[str, Any]:
+    """The payload of ``--init-from SPEC`` (a file, ``ppo:PATH`` or ``ppo:pretrained``), checked
+    for this code's encoding and for ``rules``."""
+    from agents.registry import policy_file
+
+    try:
+        path = policy_file(spec)
+        payload = read_checkpoint_file(path)
+        check_encoding(payload["encoding"], path)
+    except ValueError as exc:
+        raise CheckpointError(f"--init-from {spec}: {exc}") from None
+    stored = RuleConfig.from_dict(payload["rules"])
+    if stored != rules:
+        raise CheckpointError(f"--init-from {spec}: trained under {stored}, not {rules}")
     return payload

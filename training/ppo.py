@@ -26,16 +26,18 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 import torch
 from torch import nn
 
-from agents.ppo import (NetConfig, PolicyNet, build_net, check_encoding, pick_device,
-                        read_checkpoint_file)
+from agents.ppo import NetConfig, PolicyNet, build_net, pick_device
 from mjenv.rules import RuleConfig
-from training.args import LocalArgs, PPOArgs, TrainerArgs, arg
+from training.args import LocalArgs, PPOArgs, TrainerArgs, arg, explicit_fields
+
+if TYPE_CHECKING:
+    from training.selfplay import RolloutSettings
 
 
 @dataclass
@@ -43,9 +45,11 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
     """Every field is a ``mjenv train ppo`` flag (the groups shared with the other trainers:
     ``training.args``)."""
 
-    out: str = arg("runs/ppo", "run folder: latest.pt, progress.csv, tb/ (TensorBoard), "
-                               "args.json")
-    total_steps: int = arg(1_000_000, "learner decisions to train on in all", low=1)
+    out: str = arg("", "run folder: latest.pt, progress.csv, tb/ (TensorBoard), args.json "
+                       "(default: a new runs/ppo-N)")
+    total_steps: int = arg(1_000_000, "learner decisions to train on in all (the last update "
+                                      "collects what is left when it is not a multiple of "
+                                      "num_steps)", low=1)
     num_steps: int = arg(4096, "learner decisions collected per update (over all workers)",
                          low=1)
     num_envs: int = arg(16, "concurrent deals per worker (the inference batch)", low=1)
@@ -54,18 +58,17 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
     norm_adv: bool = arg(True, "normalise advantages per minibatch")
     clip_vloss: bool = arg(True, "clip the value update around the rollout's values too")
     shaping_coef: float = arg(0.0, "potential-based shaping weight, potential = -coef * "
-                                   "shanten (0: off)")
+                                   "shanten (0: off)", low=0)
     paired_baseline: bool = arg(False, "replay each deal from the same seed with the learner's "
                                        "seat greedy; reward = score minus that shadow score "
                                        "(unbiased, lower variance, ~2x engine work per step)")
     pool_size: int = arg(8, "most snapshots kept (oldest dropped first)", low=0)
-    eval_every: int = arg(10, "updates between duplicate evaluations (0: never)")
+    eval_every: int = arg(10, "updates between duplicate evaluations (0: never)", low=0)
     eval_deals: int = arg(32, "deals per evaluation (each played from all four seats)", low=1)
-    init_from: str = arg("", "start from this checkpoint's weights (e.g. a BC run)")
     bc_warmstart: bool = arg(False, "behaviour-clone the heuristic agent first (training/bc.py)")
-    bc_hands: int = arg(2000, "deals of heuristic self-play for the BC data")
-    bc_epochs: int = arg(4, "BC passes over its data")
-    bc_lr: float = arg(1e-3, "BC learning rate")
+    bc_hands: int = arg(2000, "deals of heuristic self-play for the BC data", low=1)
+    bc_epochs: int = arg(4, "BC passes over its data", low=1)
+    bc_lr: float = arg(1e-3, "BC learning rate", above=0)
 
     def net_config(self, num_planes: int) -> NetConfig:
         return NetConfig(num_planes=num_planes, channels=self.channels, blocks=self.blocks,
@@ -75,6 +78,24 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
         super().validate()
         if self.num_steps < self.num_minibatches:
             raise ValueError("--num-steps must be at least --num-minibatches")
+        self.settings()          # the fixed opponents' weights
+
+    def settings(self, **extra: Any) -> RolloutSettings:
+        return super().settings(num_envs=self.num_envs, shaping_coef=self.shaping_coef,
+                                paired_baseline=self.paired_baseline, **extra)
+
+    def run_files(self) -> tuple[str, ...]:
+        """What a run writes into ``out`` (``training.rundir``)."""
+        bc = ("bc.pt", "bc_games.jsonl") if self.bc_warmstart else ()
+        return ("latest.pt", "progress.csv", "args.json", "tb") + bc
+
+    def update_target(self, global_step: int) -> int:
+        """Learner decisions the next update collects after ``global_step``: ``num_steps``, or
+        what is left of ``total_steps`` (at least one per minibatch) — ``total_steps`` is
+        honoured, not rounded to whole updates. A rollout ends on deal boundaries, so it
+        collects a little more than it is asked for; training stops at the first update that
+        reaches ``total_steps``."""
+        return max(self.num_minibatches, min(self.num_steps, self.total_steps - global_step))
 
 
 # --------------------------------------------------------------------------- PPO pieces
@@ -187,11 +208,12 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, rollout, args: 
     return stats
 
 
-def annealed_lr(args: Args, update: int, num_updates: int) -> float:
-    """Linear decay from ``learning_rate`` at update 1 towards 0 after ``num_updates``."""
+def annealed_lr(args: Args, global_step: int) -> float:
+    """Linear decay from ``learning_rate`` at step 0 towards 0 at ``total_steps`` (by steps, not
+    updates: the last update may be shorter than the others)."""
     if not args.anneal_lr:
         return args.learning_rate
-    return args.learning_rate * (1.0 - (update - 1.0) / num_updates)
+    return args.learning_rate * max(0.0, 1.0 - global_step / args.total_steps)
 
 
 # --------------------------------------------------------------------------- logging
@@ -244,22 +266,44 @@ class RunLog:
 
 
 class Progress:
-    """A one-line progress bar with rate and ETA on stderr (no dependency)."""
+    """One report per update on stderr (no dependency): on a terminal a bar redrawn in place,
+    otherwise (a pipe, a log file) one line per update, so nothing piles up on one line.
 
-    def __init__(self, total: int, start: int = 0) -> None:
+    The steps/s shown is the update's ``charts/SPS`` (learner decisions over the time of its
+    rollout and update, as progress.csv has it); the ETA divides what is left by the run's
+    wall-clock rate, evaluations and checkpoints included, so it is the honest one.
+    """
+
+    def __init__(self, total: int, start: int = 0, stream=None) -> None:
         self.total, self.start, self.t0 = total, start, time.time()
+        self.stream = stream if stream is not None else sys.stderr
+        isatty = getattr(self.stream, "isatty", None)
+        self.tty = bool(isatty and isatty())
 
-    def show(self, done: int, extra: str = "") -> None:
+    def show(self, update: int, done: int, sps: float, extra: str = "") -> None:
         frac = min(1.0, done / self.total)
-        rate = (done - self.start) / max(1e-9, time.time() - self.t0)
-        eta = max(0, self.total - done) / rate if rate > 0 else float("inf")
-        bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
+        wall_rate = (done - self.start) / max(1e-9, time.time() - self.t0)
+        eta = max(0, self.total - done) / wall_rate if wall_rate > 0 else float("inf")
         eta_s = time.strftime("%H:%M:%S", time.gmtime(eta)) if math.isfinite(eta) else "?"
-        print(f"\r[{bar}] {done:,}/{self.total:,} {rate:,.0f} steps/s ETA {eta_s} {extra}",
-              end="", file=sys.stderr, flush=True)
+        text = (f"{done:,}/{self.total:,} steps {sps:,.0f} steps/s ETA {eta_s}"
+                + (f" | {extra}" if extra else ""))
+        if self.tty:
+            bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
+            self.stream.write(f"\r\x1b[K[{bar}] {text}")
+        else:
+            self.stream.write(f"update {update} ({100 * frac:.0f}%) {text}\n")
+        self.stream.flush()
 
     def close(self) -> None:
-        print(file=sys.stderr)
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def readable(x: float) -> str:
+    """Three significant digits, in exponent form when small: a KL of 1e-5 reads ``1e-05``,
+    not ``0.0000``."""
+    return f"{x:.3g}"
 
 
 # --------------------------------------------------------------------------- evaluation
@@ -298,37 +342,58 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
           stop_after: int | None = None) -> Path:
     """Run (or resume) PPO self-play training; returns the path of ``latest.pt``.
 
-    ``given``: the ``Args`` fields the user set explicitly (on ``--resume`` the stored run's
-    values are kept for all others). ``stop_after``: leave after this many updates, as if
-    killed right after a checkpoint (tests of ``--resume`` and the benchmark use it)."""
+    ``given``: the ``Args`` fields the user set explicitly (default: those that differ from
+    their defaults). On ``--resume`` the stored run's values are kept for all others; on a new
+    run with ``init_from`` the network's shape and input come from that checkpoint unless
+    given. Everything is checked before the run folder is touched (``training.rundir``).
+    ``stop_after``: leave after this many updates, as if killed right after a checkpoint (tests
+    of ``--resume`` and the benchmark use it)."""
+    from agents import make_agent
     from mjenv.env.observation import NUM_PLANES
-    from training.checkpoint import load_training_checkpoint, save_training_checkpoint
-    from training.selfplay import OpponentPool, RolloutSettings, RolloutWorkers, parse_fixed_opponents
+    from training.checkpoint import (adopt_network, load_init_checkpoint,
+                                     load_training_checkpoint, save_training_checkpoint)
+    from training.rundir import prepare_run_dir
+    from training.selfplay import OpponentPool, RolloutWorkers
 
-    out = Path(args.out)
-    ckpt_path = out / "latest.pt"
-    state = None
+    given = explicit_fields(args, given)
+    state = init = None
     if args.resume:
-        state = load_training_checkpoint(ckpt_path, expect_rules=None)
-        known = {f.name for f in dataclasses.fields(Args)}
-        stored = Args(**{k: v for k, v in state["args"].items() if k in known})
-        changed = {k for k in (given or set()) - {"resume"} if getattr(args, k) != getattr(stored, k)}
-        if changed:
-            print(f"resume: overriding stored {', '.join(sorted(changed))}", file=sys.stderr)
-        args = dataclasses.replace(stored, resume=True,
-                                   **{k: getattr(args, k) for k in changed})
+        out = prepare_run_dir(args.out, prefix="ppo", run_files=args.run_files(), resume=True,
+                              resume_from="latest.pt", force=args.force)
+        state = load_training_checkpoint(out / "latest.pt", expect_rules=None)
+        args, overridden = resumed_args(args, given, state["args"])
         if args.rules() != RuleConfig.from_dict(state["rules"]):
             raise ValueError(f"--min-points {args.min_points} differs from the run's rules "
                              f"{state['rules']}")
-    args.validate()
-    set_threads(args)
+        args = adopt_network(args, given, state["net_config"], str(out / "latest.pt"),
+                             "a resumed run keeps its network")
+        if int(state["global_step"]) >= args.total_steps:
+            raise ValueError(f"--resume: {out} has trained {int(state['global_step']):,} steps "
+                             f"of its --total-steps {args.total_steps:,}; give a larger "
+                             f"--total-steps to continue it")
+        if overridden:
+            print(f"resume: overriding stored {', '.join(overridden)}", file=sys.stderr)
+    elif args.init_from:
+        init = load_init_checkpoint(args.init_from, args.rules())
+        args = adopt_network(args, given, init["net_config"], f"--init-from {args.init_from}",
+                             "leave the flag out to take the checkpoint's")
+    settings = args.settings()
+    for spec, _ in settings.fixed_opponents:
+        make_agent(spec)                     # an unknown spec or unreadable file: say so now
     device = pick_device(args.device)
     rules = args.rules()
-    out.mkdir(parents=True, exist_ok=True)
+    if state is None:
+        out = prepare_run_dir(args.out, prefix="ppo", run_files=args.run_files(),
+                              force=args.force)
+    args = dataclasses.replace(args, out=str(out), force=False)
+    ckpt_path = out / "latest.pt"
+    set_threads(args)
     (out / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=2) + "\n")
 
     torch.manual_seed(args.seed)
-    net = build_net(args.net_config(NUM_PLANES)).to(device)
+    source = state or init
+    config = NetConfig(**source["net_config"]) if source else args.net_config(NUM_PLANES)
+    net = build_net(config).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     rng = np.random.default_rng([args.seed, 0x5EED])
     pool = OpponentPool(args.pool_size)
@@ -341,15 +406,8 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
         pool = OpponentPool.from_state(state["pool"])
         update0, global_step = int(state["update"]), int(state["global_step"])
     else:
-        if args.init_from:
-            payload = read_checkpoint_file(args.init_from)
-            check_encoding(payload["encoding"], args.init_from)
-            if RuleConfig.from_dict(payload["rules"]) != rules:
-                raise ValueError(f"{args.init_from}: trained under {payload['rules']}, not {rules}")
-            if NetConfig(**payload["net_config"]) != net.config:
-                raise ValueError(f"{args.init_from}: network shape {payload['net_config']} "
-                                 f"differs from --channels/--blocks/--features ({dataclasses.asdict(net.config)})")
-            net.load_state_dict(payload["model"])
+        if init is not None:
+            net.load_state_dict(init["model"])
         if args.bc_warmstart:
             from training.bc import behaviour_clone
             behaviour_clone(net, rules, hands=args.bc_hands, epochs=args.bc_epochs, lr=args.bc_lr,
@@ -357,15 +415,8 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
                             workers=args.workers)
         pool.add(0, net.state_dict())
 
-    num_updates = max(1, args.total_steps // args.num_steps)
-    settings = RolloutSettings(
-        rules=rules, num_envs=args.num_envs, reward_scale=args.reward_scale,
-        shaping_coef=args.shaping_coef, gamma=args.gamma, latest_share=args.latest_share,
-        past_share=args.past_share, fixed_share=args.fixed_share,
-        fixed_opponents=parse_fixed_opponents(args.fixed_opponents),
-        paired_baseline=args.paired_baseline)
     log = RunLog(out, update0 if state is not None else None)
-    bar = Progress(num_updates * args.num_steps, global_step) if progress else None
+    bar = Progress(args.total_steps, global_step) if progress else None
     last_eval = ""
 
     def run_evals() -> dict[str, float]:
@@ -377,7 +428,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
                                   workers=args.workers)
             scalars[f"eval/vs_{opp}"] = res["mean"]
             scalars[f"eval/vs_{opp}_ci95"] = res["ci95"]
-        last_eval = (f"vs random {scalars['eval/vs_random']:+.1f} "
+        last_eval = (f" | vs random {scalars['eval/vs_random']:+.1f} "
                      f"vs heuristic {scalars['eval/vs_heuristic']:+.1f}")
         return scalars
 
@@ -385,12 +436,15 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
         log.log(0, 0, run_evals())            # the starting point (random or BC weights)
     try:
         with RolloutWorkers(args.workers, settings, net.config) as workers:
-            for update in range(update0 + 1, num_updates + 1):
+            update = update0
+            while global_step < args.total_steps:
+                update += 1
                 t0 = time.time()
-                lr = annealed_lr(args, update, num_updates)
+                lr = annealed_lr(args, global_step)
                 for group in optimizer.param_groups:
                     group["lr"] = lr
-                rollout = workers.collect(net, pool, args.seed, update, args.num_steps)
+                rollout = workers.collect(net, pool, args.seed, update,
+                                          args.update_target(global_step))
                 t_roll = time.time() - t0
                 stats = ppo_update(net, optimizer, rollout, args, rng)
                 global_step += len(rollout)
@@ -404,18 +458,20 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
                            **{f"losses/{k}": v for k, v in stats.items()}}
                 if update % args.snapshot_every == 0:
                     pool.add(update, net.state_dict())
-                if args.eval_every and (update % args.eval_every == 0 or update == num_updates):
+                last = global_step >= args.total_steps
+                if args.eval_every and (update % args.eval_every == 0 or last):
                     scalars.update(run_evals())
                 log.log(update, global_step, scalars)
                 stopping = stop_after is not None and update - update0 >= stop_after
-                if update % args.save_every == 0 or update == num_updates or stopping:
+                if update % args.save_every == 0 or last or stopping:
                     save_training_checkpoint(ckpt_path, net=net, optimizer=optimizer, rules=rules,
                                              args=dataclasses.asdict(args), update=update,
                                              global_step=global_step, rng=rng, pool=pool)
                 if bar is not None:
-                    bar.show(global_step, f"| kl {stats['approx_kl']:.4f} "
-                             f"ent {stats['entropy']:.2f} score {scalars['charts/score']:+.1f} "
-                             f"{last_eval}")
+                    bar.show(update, global_step, scalars["charts/SPS"],
+                             f"kl {readable(stats['approx_kl'])} "
+                             f"ent {readable(stats['entropy'])} "
+                             f"score {scalars['charts/score']:+.1f}{last_eval}")
                 if stopping:
                     break
     finally:
@@ -423,3 +479,24 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
             bar.close()
         log.close()
     return ckpt_path
+
+
+#: Fields that only matter when a run starts: on ``--resume`` a new value would be ignored.
+STARTING_ONLY = ("init_from", "bc_warmstart", "bc_hands", "bc_epochs", "bc_lr")
+
+
+def resumed_args(args: Args, given: set[str],
+                 stored: dict[str, Any]) -> tuple[Args, list[str]]:
+    """The stored run's ``Args`` with the fields the user gave (``given``) overriding them, and
+    the names of those that changed (``out`` aside); a given field that cannot take effect on a
+    resumed run is a ``ValueError``."""
+    known = {f.name: f.default for f in dataclasses.fields(Args)}
+    stored = {k: v for k, v in stored.items() if k in known}
+    changed = {k for k in given - {"resume", "force"}
+               if getattr(args, k) != stored.get(k, known[k])}
+    for name in STARTING_ONLY:
+        if name in changed:
+            raise ValueError(f"--{name.replace('_', '-')} applies when a run starts; --resume "
+                             f"continues from the run's latest.pt")
+    return (Args(**{**stored, **{k: getattr(args, k) for k in changed}, "resume": True,
+                    "force": False}), sorted(changed - {"out"}))

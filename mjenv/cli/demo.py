@@ -1,11 +1,12 @@
 """``mjenv demo``: four baseline agents play a match in the terminal, then a short duplicate
 evaluation (heuristic vs three random agents) — the project in under a minute.
 
-    mjenv demo [--seed 0] [--deals 30] [--every-event] [--ascii]
+    mjenv demo [--seed 0] [--deals 30] [--every-event] [--ascii] [--log DIR]
 
 The match is drawn once per hand (the final table: every hand, the win's yaku and the
-payments); ``--every-event`` draws the table after every decision instead. The evaluation
-table is ``mjenv eval --agent heuristic --vs random --deals N`` in small.
+payments); ``--every-event`` draws the table after every decision instead. ``--log DIR`` keeps
+the match as a log, ``DIR/demo-SEED.jsonl`` (``mjenv replay`` verifies it, ``mjenv view`` opens
+it). The evaluation table is ``mjenv eval --agent heuristic --vs random --deals N`` in small.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import argparse
 import sys
 import time
 from typing import TextIO
+
+from mjenv.cli.options import add_ascii_flag, add_log_flag, log_folder, tile_style
 
 SEATS = ("heuristic", "heuristic:nodefence", "heuristic:efficiency", "random")
 
@@ -26,13 +29,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="wind rounds of the demo match (default 1: East only)")
     parser.add_argument("--every-event", action="store_true",
                         help="draw the table after every decision, not only at each hand's end")
-    parser.add_argument("--ascii", action="store_true",
-                        help="tiles as 1m/5z text instead of Unicode glyphs")
+    add_ascii_flag(parser)
+    add_log_flag(parser, "demo-SEED.jsonl, the match")
 
 
 def play_match(seed: int, rounds: int, style: str, every_event: bool,
-               out: TextIO) -> tuple[int, ...]:
-    """Play and draw one match of the four ``SEATS`` agents; returns the final scores."""
+               out: TextIO, logs=None) -> tuple[int, ...]:
+    """Play and draw one match of the four ``SEATS`` agents; returns the final scores.
+    ``logs``: a ``mjenv.game.LogFolder`` that keeps the match's log (``demo-SEED``), written
+    after every hand."""
     from agents import make_agent
     from mjenv.env.play import play
     from mjenv.env.render import render_table
@@ -53,6 +58,7 @@ def play_match(seed: int, rounds: int, style: str, every_event: bool,
 
         play(hand, agents, on_step=draw if every_event else None)
         out.write(f"\n=== hand {number} ===\n{render_table(hand, style=style)}\n")
+        path = logs.save(f"demo-{seed}", match.log) if logs is not None else None
         if match.over:
             break
         match.next_hand()
@@ -60,6 +66,8 @@ def play_match(seed: int, rounds: int, style: str, every_event: bool,
     order = match.ranking()
     out.write("\nFinal: " + ", ".join(f"#{i + 1} seat {s} {SEATS[s]} {match.scores[s]:+d}"
                                       for i, s in enumerate(order)) + "\n")
+    if path is not None:
+        out.write(f"game log: {path} (mjenv view {path})\n")
     return match.scores
 
 
@@ -69,14 +77,14 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     try:
         if args.deals < 1:
             raise ValueError(f"--deals must be >= 1, got {args.deals}")
+        logs = log_folder(args)
         start = time.monotonic()
-        play_match(args.seed, args.rounds, "ascii" if args.ascii else "unicode",
-                   args.every_event, out)
+        play_match(args.seed, args.rounds, tile_style(args), args.every_event, out, logs)
         out.write("\nDuplicate evaluation (each deal replayed with the candidate in every "
                   "seat):\n")
         out.flush()
         report = evaluate("heuristic", "random", args.deals, args.seed, progress=True)
-    except ValueError as e:
+    except (ValueError, OSError) as e:       # OSError: a game log that cannot be written
         print(f"mjenv demo: {e}", file=sys.stderr)
         return 2
     out.write(format_table(report) + "\n")

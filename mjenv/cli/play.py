@@ -1,13 +1,16 @@
 """``mjenv play``: a person plays one seat against three agents in the terminal.
 
-    mjenv play [--seat 0] [--vs heuristic] [--seed N] [--hands N] [--ascii]
+    mjenv play [--seat 0] [--vs heuristic] [--seed N] [--hands N] [--ascii] [--log DIR]
 
 After every event the table is drawn as the person's seat sees it (``mjenv.env.render``);
 when the person must decide, the legal actions are listed as a numbered menu — answer with the
 number or the action's text (``discard 5m``, ``pon``, ``pass``), or just the tile to discard it
 (``5m``); anything else brings the menu back. Each hand ends with the winner's yaku, points and every seat's payment. ``q`` (or end of
 input) leaves. The session runs a whole match (``RuleConfig.rounds`` wind rounds) unless
-``--hands`` stops it earlier.
+``--hands`` stops it earlier. ``--log DIR`` keeps the match as a log (``DIR/play-SEED.jsonl``,
+rewritten after every hand, so it holds each finished hand even if the session is left or
+killed; a hand left unfinished is not in it) that ``mjenv replay`` verifies and ``mjenv view``
+opens.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from __future__ import annotations
 import argparse
 import sys
 from typing import TextIO
+
+from mjenv.cli.options import add_ascii_flag, add_log_flag, log_folder, tile_style
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,8 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="RuleConfig.min_points (default: the rulebook's 6)")
     parser.add_argument("--rounds", type=int, default=None,
                         help="RuleConfig.rounds (default: the rulebook's 2)")
-    parser.add_argument("--ascii", action="store_true",
-                        help="tiles as 1m/5z text instead of Unicode glyphs")
+    add_ascii_flag(parser)
+    add_log_flag(parser, "play-SEED.jsonl, the match, rewritten after every hand")
 
 
 class Quit(Exception):
@@ -102,8 +107,9 @@ def _payments(hand) -> str:
 
 def play_session(*, seat: int = 0, vs: str = "heuristic", seed: int | None = None,
                  hands: int | None = None, rules=None, style: str = "unicode",
-                 inp: TextIO = sys.stdin, out: TextIO = sys.stdout) -> int:
-    """Run the interactive session on the given streams; returns the hands completed."""
+                 inp: TextIO = sys.stdin, out: TextIO = sys.stdout, logs=None) -> int:
+    """Run the interactive session on the given streams; returns the hands completed.
+    ``logs``: a ``mjenv.game.LogFolder`` that keeps the match's log (``play-SEED``)."""
     import secrets
 
     from agents import make_agent
@@ -120,6 +126,7 @@ def play_session(*, seat: int = 0, vs: str = "heuristic", seed: int | None = Non
     match = Match(rules, seed=seed)
     out.write(f"mjenv play — you are seat {seat}, against 3× {vs}; match seed {seed}\n")
     done = 0
+    log_path = None
     try:
         while True:
             hand = match.hand
@@ -134,18 +141,27 @@ def play_session(*, seat: int = 0, vs: str = "heuristic", seed: int | None = Non
             play(hand, seats, on_step=tell)
             out.write("\n" + render_table(hand, style=style) + "\n" + _payments(hand) + "\n")
             done += 1
+            if logs is not None:
+                log_path = logs.save(f"play-{seed}", match.log)
             if match.over or (hands is not None and done >= hands):
                 break
             match.next_hand()
     except Quit:
         out.write("\nleaving the table.\n")
+        _tell_log(out, log_path, done)
         return done
+    _tell_log(out, log_path, done)
     if match.over:
         order = match.ranking()
         out.write("\nmatch over — final scores: "
                   + ", ".join(f"seat {s} {match.scores[s]:+d}" for s in order)
                   + f"; you finish #{order.index(seat) + 1}\n")
     return done
+
+
+def _tell_log(out: TextIO, path, hands: int) -> None:
+    if path is not None:
+        out.write(f"game log: {path} ({hands} hand(s); mjenv view {path})\n")
 
 
 def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
@@ -156,10 +172,11 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
         rules = RuleConfig(**options)
         if args.hands is not None and args.hands < 1:
             raise ValueError(f"--hands must be >= 1, got {args.hands}")
+        logs = log_folder(args)
         play_session(seat=args.seat, vs=args.vs, seed=args.seed, hands=args.hands, rules=rules,
-                     style="ascii" if args.ascii else "unicode",
-                     inp=inp or sys.stdin, out=out or sys.stdout)
-    except ValueError as e:
+                     style=tile_style(args), inp=inp or sys.stdin, out=out or sys.stdout,
+                     logs=logs)
+    except (ValueError, OSError) as e:       # OSError: a game log that cannot be written
         print(f"mjenv play: {e}", file=sys.stderr)
         return 2
     return 0

@@ -5,6 +5,10 @@ PPO self-play (``training/ppo.py``; every ``Args`` field is a flag, see ``--help
 ``mjenv train bc --hands N --out runs/NAME`` only behaviour-clones the heuristic agent into
 ``runs/NAME/bc.pt`` (start PPO from it with ``--init-from``). Needs the ``train`` extra
 (torch, tensorboard).
+
+A folder that holds a run is never overwritten: ``--resume`` continues it, ``--force`` moves
+it aside first (``training.rundir``). Every argument is checked before any work starts; a
+mistake is one line and exit status 2.
 """
 
 from __future__ import annotations
@@ -41,17 +45,22 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         if args.algo == "bc":
-            bc_args, _ = args_from_namespace(args, BCArgs)
-            print(f"wrote {run_bc(bc_args)}")
+            bc_args, given = args_from_namespace(args, BCArgs)
+            print(f"wrote {run_bc(bc_args, given)}")
             return 0
         ppo_args, given = args_from_namespace(args, Args)
         path = train(ppo_args, given, progress=not args.no_progress)
     except (CheckpointError, ValueError) as exc:
-        print(f"mjenv train: {exc}", file=sys.stderr)
+        print(f"mjenv train {args.algo}: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:                   # e.g. the run folder cannot be made or written
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"mjenv train {args.algo}:{where} {exc.strerror or exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
-        print("\nmjenv train: interrupted; continue with --resume (same --out and --workers)",
-              file=sys.stderr)
+        print(f"\nmjenv train {args.algo}: interrupted"
+              + ("; continue with --resume (same --out and --workers)" if args.algo == "ppo"
+                 else ""), file=sys.stderr)
         return 130
     print(f"wrote {path}")
     return 0

@@ -9,7 +9,8 @@ and :func:`~mjenv.env.play.play`, the one loop that plays a deal with agents in 
 in some seats, the others left to their own drivers).
 
 All three drive the engine through :class:`~mjenv.env.core.Table`, so rewards, masks and the
-illegal-action policy are defined once, and render through ``mjenv.env.display``. Call
+illegal-action policy are defined once, made from their arguments and rendered by
+``mjenv.env.display.TableEnv``. Call
 :func:`register_envs` (``import mjenv`` does) to make ``gymnasium.make`` know both ids.
 """
 

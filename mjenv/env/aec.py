@@ -45,7 +45,8 @@ Arguments
 Version History
 ---------------
 - mahjong_v0: initial release. Added since, leaving every game, observation and reward as it
-  was: plain keyword rule arguments and ``rules`` as a dict; ``render_mode="rgb_array"``.
+  was: plain keyword rule arguments and ``rules`` as a dict; ``render_mode="rgb_array"``; the
+  ``rules`` property (as ``MahjongEnv``'s).
 """
 
 from __future__ import annotations
@@ -60,15 +61,15 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from mjenv.env.actions import NUM_ACTIONS
-from mjenv.env.core import HAND_OPTIONS, ILLEGAL_PENALTY, REWARD_SCALE, Table
-from mjenv.env.display import METADATA, TableRendering, check_render_args
+from mjenv.env.core import HAND_OPTIONS, ILLEGAL_PENALTY, REWARD_SCALE
+from mjenv.env.display import METADATA, TableEnv
 from mjenv.env.gym_env import observation_space
-from mjenv.rules import RuleConfig, rule_config
+from mjenv.rules import RuleConfig
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
 
 
-class MahjongAEC(TableRendering, AECEnv, EzPickle):
+class MahjongAEC(TableEnv, AECEnv, EzPickle):
     """Four-agent AEC mahjong; see the module docstring."""
 
     metadata = {**METADATA, "name": "mahjong_v0", "is_parallelizable": False}
@@ -83,12 +84,10 @@ class MahjongAEC(TableRendering, AECEnv, EzPickle):
                           illegal_penalty=illegal_penalty, render_mode=render_mode,
                           tile_style=tile_style, **rule_options)
         super().__init__()
-        check_render_args(render_mode, tile_style)
-        self.table = Table(rule_config(rules, **rule_options), episode=episode,
-                           hand_context=hand_context, illegal_action=illegal_action,
-                           reward_scale=reward_scale, illegal_penalty=illegal_penalty)
-        self.render_mode = render_mode
-        self.tile_style = tile_style
+        self._open_table(rules, rule_options, render_mode=render_mode, tile_style=tile_style,
+                         episode=episode, hand_context=hand_context,
+                         illegal_action=illegal_action, reward_scale=reward_scale,
+                         illegal_penalty=illegal_penalty)
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         obs_space = observation_space()
@@ -123,8 +122,7 @@ class MahjongAEC(TableRendering, AECEnv, EzPickle):
         self.truncations = {a: False for a in AGENTS}
         self.infos = {a: {} for a in AGENTS}
         self._select()
-        if self.render_mode == "human":
-            self.render()
+        self._redraw()
 
     def _select(self) -> None:
         seat = self.table.seat
@@ -148,8 +146,7 @@ class MahjongAEC(TableRendering, AECEnv, EzPickle):
             self.terminations = {a: True for a in AGENTS}
         self._select()
         self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._redraw()
 
     def close(self) -> None:
         pass

@@ -2,7 +2,8 @@
 
 :class:`Table` owns a running :class:`~mjenv.game.Hand` (or :class:`~mjenv.game.Match`), the
 choice of the seat to act, the deal options, the illegal-action policy and the reward scale,
-so Gymnasium, PettingZoo and the single-agent wrapper cannot disagree on any of them.
+so Gymnasium, PettingZoo and the single-agent wrapper cannot disagree on any of them
+(``mjenv.env.display.TableEnv`` makes one from their common arguments).
 
 Claim windows are serialised: the engine asks every seat that has a legal claim (and only
 those) and resolves once all have answered; the environments present these seats one at a

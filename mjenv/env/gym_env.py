@@ -146,10 +146,10 @@ import numpy as np
 from gymnasium import spaces
 
 from mjenv.env.actions import NUM_ACTIONS
-from mjenv.env.core import ILLEGAL_PENALTY, REWARD_SCALE, Table
-from mjenv.env.display import METADATA, TableRendering, check_render_args
+from mjenv.env.core import ILLEGAL_PENALTY, REWARD_SCALE
+from mjenv.env.display import METADATA, TableEnv
 from mjenv.env.observation import HIGH, LOW
-from mjenv.rules import RuleConfig, rule_config
+from mjenv.rules import RuleConfig
 
 ENV_ID = "mjenv/Mahjong-v0"
 
@@ -162,7 +162,7 @@ def observation_space() -> spaces.Dict:
     })
 
 
-class MahjongEnv(TableRendering, gym.Env):
+class MahjongEnv(TableEnv, gym.Env):
     """Turn-based four-seat mahjong; see the module docstring for the full manual."""
 
     metadata = dict(METADATA)
@@ -172,26 +172,19 @@ class MahjongEnv(TableRendering, gym.Env):
                  illegal_action: str = "penalize", reward_scale: float = REWARD_SCALE,
                  illegal_penalty: float = ILLEGAL_PENALTY, render_mode: str | None = None,
                  tile_style: str = "unicode", **rule_options: Any) -> None:
-        check_render_args(render_mode, tile_style)
-        self.table = Table(rule_config(rules, **rule_options), episode=episode,
-                           hand_context=hand_context, illegal_action=illegal_action,
-                           reward_scale=reward_scale, illegal_penalty=illegal_penalty)
-        self.render_mode = render_mode
-        self.tile_style = tile_style
+        self._open_table(rules, rule_options, render_mode=render_mode, tile_style=tile_style,
+                         episode=episode, hand_context=hand_context,
+                         illegal_action=illegal_action, reward_scale=reward_scale,
+                         illegal_penalty=illegal_penalty)
         self.observation_space = observation_space()
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-
-    @property
-    def rules(self) -> RuleConfig:
-        return self.table.rules
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict, dict]:
         super().reset(seed=seed)
         self.table.reset(self.np_random, options)
         obs, info = self._observe([0, 0, 0, 0])
-        if self.render_mode == "human":
-            self.render()
+        self._redraw()
         return obs, info
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
@@ -203,8 +196,7 @@ class MahjongEnv(TableRendering, gym.Env):
         obs, info = self._observe(list(out.deltas))
         if out.result is not None:
             info["result"] = out.result
-        if self.render_mode == "human":
-            self.render()
+        self._redraw()
         return obs, float(reward), out.done, False, info
 
     def _observe(self, rewards: list[int]) -> tuple[dict, dict]:

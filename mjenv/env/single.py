@@ -87,17 +87,17 @@ import numpy as np
 from gymnasium import spaces
 
 from mjenv.env.actions import NUM_ACTIONS
-from mjenv.env.core import ILLEGAL_PENALTY, REWARD_SCALE, Table, as_id, illegal_message
-from mjenv.env.display import METADATA, TableRendering, check_render_args
+from mjenv.env.core import ILLEGAL_PENALTY, REWARD_SCALE, as_id, illegal_message
+from mjenv.env.display import METADATA, TableEnv
 from mjenv.env.gym_env import observation_space
 from mjenv.game import HandResult, IllegalActionError
-from mjenv.rules import RuleConfig, rule_config
+from mjenv.rules import RuleConfig
 
 SINGLE_ENV_ID = "mjenv/MahjongSingle-v0"
 OBSERVATIONS = ("planes", "dict")
 
 
-class SingleAgentEnv(TableRendering, gym.Env):
+class SingleAgentEnv(TableEnv, gym.Env):
     """One learner against three agents; see the module docstring."""
 
     metadata = dict(METADATA)
@@ -114,26 +114,20 @@ class SingleAgentEnv(TableRendering, gym.Env):
         if observation not in OBSERVATIONS:
             raise ValueError(f"observation must be one of {', '.join(map(repr, OBSERVATIONS))}, "
                              f"got {observation!r}")
-        check_render_args(render_mode, tile_style)
-        self.table = Table(rule_config(rules, **rule_options), episode=episode,
-                           hand_context=hand_context, illegal_action=illegal_action,
-                           reward_scale=reward_scale, illegal_penalty=illegal_penalty)
+        self._open_table(rules, rule_options, render_mode=render_mode, tile_style=tile_style,
+                         episode=episode, hand_context=hand_context,
+                         illegal_action=illegal_action, reward_scale=reward_scale,
+                         illegal_penalty=illegal_penalty)
         self.opponents = make_opponents(opponents)
         self.learner_seat = learner_seat
         self.seat = learner_seat if learner_seat is not None else 0
         self.observation = observation
         self.max_redeals = max_redeals
-        self.render_mode = render_mode
-        self.tile_style = tile_style
         self.observation_space = observation_space()
         if observation == "planes":
             self.observation_space = self.observation_space["observation"]
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._carry = [0, 0, 0, 0]
-
-    @property
-    def rules(self) -> RuleConfig:
-        return self.table.rules
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict, dict]:
@@ -162,8 +156,7 @@ class SingleAgentEnv(TableRendering, gym.Env):
         self._carry = deltas
         obs, info = self._observe([0, 0, 0, 0])
         info["redeals"] = redeals
-        if self.render_mode == "human":
-            self.render()
+        self._redraw()
         return obs, info
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
@@ -181,8 +174,7 @@ class SingleAgentEnv(TableRendering, gym.Env):
         obs, info = self._observe(deltas)
         if result is not None:
             info["result"] = result
-        if self.render_mode == "human":
-            self.render()
+        self._redraw()
         reward = deltas[self.seat] * self.table.reward_scale
         return obs, float(reward), self.table.done, False, info
 

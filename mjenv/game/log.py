@@ -8,12 +8,17 @@ included, ``declined_win`` when the seat passed a legal win), ``claim_window`` /
 ``match_end`` event. Only the ``deal`` and ``decide`` events drive the engine; the rest are
 what the engine must reproduce, so :func:`replay` re-runs the decisions and checks every
 event, raising :class:`ReplayError` at the first one that disagrees.
+
+:class:`LogFolder` is where the commands' ``--log DIR`` writes: one JSON-lines file per log,
+named by the command, never over a file it did not write itself.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import os
+from pathlib import Path
 from typing import IO, Iterable
 
 from mjenv.game.actions import Action
@@ -169,3 +174,50 @@ def load_log(fp: IO[str]) -> list[dict]:
             except json.JSONDecodeError as exc:
                 raise ValueError(f"log line {n} is not JSON: {exc}") from None
     return events
+
+
+class LogFolder:
+    """A folder of game logs, one JSON-lines file per hand or per match (``--log DIR``).
+
+    ``save(name, events)`` writes ``DIR/name.jsonl``; a name already taken by a file this
+    object did not write gets ``name-2.jsonl``, ``name-3.jsonl`` … instead, so nothing in the
+    folder is ever overwritten, and a log written again under the same name (a match growing
+    hand by hand) replaces its own file. Each write is whole: a temporary file renamed into
+    place, so a reader (or a run killed mid-write) never sees half a log. The folder is made,
+    parents included, when the object is; ``OSError`` if that is impossible (a file is in the
+    way, no permission), before any game is played.
+    """
+
+    def __init__(self, directory: str | os.PathLike) -> None:
+        self.directory = Path(directory)
+        if self.directory.exists() and not self.directory.is_dir():
+            raise NotADirectoryError(20, "not a folder", str(self.directory))
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._paths: dict[str, Path] = {}
+
+    def save(self, name: str, events: Iterable[dict]) -> Path:
+        """Write ``events`` as the log ``name`` (see the class docstring); returns its path."""
+        path = self._paths.get(name) or self._claim(name)
+        tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+        try:
+            with open(tmp, "w", encoding="utf-8") as fp:
+                dump_log(events, fp)
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+        return path
+
+    def _claim(self, name: str) -> Path:
+        """A file name no one holds, created empty at once (two writers never share one)."""
+        if not name or "/" in name or os.sep in name or name.startswith("."):
+            raise ValueError(f"log name {name!r}: a plain file name is needed")
+        for k in range(1, 10_000):
+            path = self.directory / (f"{name}.jsonl" if k == 1 else f"{name}-{k}.jsonl")
+            try:
+                with open(path, "x", encoding="utf-8"):
+                    pass
+            except FileExistsError:
+                continue
+            self._paths[name] = path
+            return path
+        raise FileExistsError(17, "no free log name", str(self.directory / name))

@@ -30,7 +30,10 @@ from typing import Any
 
 from agents.ppo import NetConfig
 from training.args import PPOArgs, TrainerArgs, arg
-from training.selfplay import RolloutSettings, parse_fixed_opponents
+
+
+#: What a run writes into its folder (``training.rundir``).
+RUN_FILES = ("rllib", "metrics.jsonl", "policy.pt")
 
 
 @dataclass
@@ -38,8 +41,8 @@ class RLlibArgs(TrainerArgs, PPOArgs):
     """One RLlib run; every field is a ``mjenv train rllib`` flag (named as ``training.ppo``'s;
     the groups shared with the other trainers: ``training.args``)."""
 
-    out: str = arg("runs/rllib", "run folder: metrics.jsonl, rllib/ (RLlib checkpoint), "
-                                 "policy.pt (agents.ppo policy file)")
+    out: str = arg("", "run folder: metrics.jsonl, rllib/ (RLlib checkpoint), policy.pt "
+                       "(agents.ppo policy file) (default: a new runs/rllib-N)")
     total_steps: int = arg(200_000, "env steps to sample in all (one step: one decision, or a "
                                     "claim window's answers)", low=1)
     num_env_runners: int = arg(0, "remote sampling actors, 1 CPU each (0: sample in this "
@@ -67,12 +70,6 @@ class RLlibArgs(TrainerArgs, PPOArgs):
             raise ValueError(f"--minibatch-size ({self.minibatch_size}) is larger than "
                              f"--steps-per-iter ({self.steps_per_iter})")
         self.settings()          # validates rules, shares and opponents
-
-    def settings(self) -> RolloutSettings:
-        return RolloutSettings(rules=self.rules(), reward_scale=self.reward_scale,
-                               gamma=self.gamma, latest_share=self.latest_share,
-                               past_share=self.past_share, fixed_share=self.fixed_share,
-                               fixed_opponents=parse_fixed_opponents(self.fixed_opponents))
 
     def net_config(self) -> NetConfig:
         from mjenv.env.observation import NUM_PLANES
@@ -209,16 +206,13 @@ def train(args: RLlibArgs, log=print) -> RunSummary:
 
     from mjenv.integrations import rllib as rl
 
+    from training.rundir import prepare_run_dir
+
     if args.threads:
         torch.set_num_threads(args.threads)
-    out = Path(args.out)
+    out = prepare_run_dir(args.out, prefix="rllib", run_files=RUN_FILES, resume=args.resume,
+                          resume_from="rllib", force=args.force)
     checkpoint = (out / "rllib").resolve()
-    if args.resume and not checkpoint.is_dir():
-        raise ValueError(f"--resume: {checkpoint} does not exist (nothing to resume)")
-    if not args.resume and checkpoint.exists():
-        raise ValueError(f"{out} already holds a run: add --resume to continue it, or choose "
-                         f"another --out")
-    out.mkdir(parents=True, exist_ok=True)
     started = connect(args.address or None, args.num_env_runners)
     algo = None
     try:

@@ -114,3 +114,29 @@ def test_require_hand_end_refuses_a_log_cut_mid_hand() -> None:
     with pytest.raises(ReplayError, match=f"middle of a hand, after event {cut - 1}"):
         replay(hand.log[:cut], require_hand_end=True)
     assert replay(hand.log, require_hand_end=True).over
+
+
+def test_log_folder_names_files_predictably_and_never_overwrites(tmp_path) -> None:
+    from mjenv.game import LogFolder, read_log
+
+    hand = Hand(seed=3)
+    autoplay(hand)
+    folder = tmp_path / "a" / "b"
+    logs = LogFolder(folder)
+    assert folder.is_dir()
+    (folder / "taken.jsonl").write_text("someone else's\n")
+    first = logs.save("h", hand.log[:5])
+    assert first == folder / "h.jsonl"
+    assert logs.save("h", hand.log) == first             # the same log, grown: its own file
+    assert read_log(str(first)) == hand.log
+    assert logs.save("taken", hand.log) == folder / "taken-2.jsonl"
+    assert (folder / "taken.jsonl").read_text() == "someone else's\n"
+    again = LogFolder(folder)                             # a later session: h is taken now
+    assert again.save("h", hand.log) == folder / "h-2.jsonl"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "h-2.jsonl", "h.jsonl", "taken-2.jsonl", "taken.jsonl"]          # no temporary left
+    with pytest.raises(ValueError, match="plain file name"):
+        logs.save("../x", hand.log)
+    (tmp_path / "f").write_text("")
+    with pytest.raises(NotADirectoryError):
+        LogFolder(tmp_path / "f")

@@ -23,7 +23,8 @@ def one_thread():
 
 @pytest.fixture(scope="module")
 def records():
-    return play_teacher_games(n(4, 20), seed=5, rules=RuleConfig(), teacher="heuristic")
+    # the frozen reference: what cloning can fit must not move with the tuned default
+    return play_teacher_games(n(4, 20), seed=5, rules=RuleConfig(), teacher="heuristic:v1")
 
 
 def test_records_round_trip_and_replay_to_legal_labelled_data(records, tmp_path):
