@@ -98,8 +98,13 @@ class HeuristicAgent(BaseAgent):
         evals = self.evaluator.discards(counts, melds, view, tiles, ukeire=p.acceptance)
         least = max(1, view.rules.min_points)
         penalty = self._defence(view, tiles, evals, len(melds)) if p.defence else None
+        # the final discard: no draw follows, the hand's shape is worth nothing, only the risk
+        final = penalty is not None and p.defence_model == "risk" and view.live_wall_left == 0
         options = []
         for j, a in enumerate(discards):
+            if final:
+                options.append((-penalty[j], a))
+                continue
             e = evals[a.tile]
             u = -e.dist + p.ukeire_weight * math.log1p(e.weight)
             if p.value_weight and e.dist < INF:
@@ -148,6 +153,8 @@ class HeuristicAgent(BaseAgent):
                                 np.array([e.weight for e in options]),
                                 1.0 - view.live_wall_left / LIVE_WALL, melds)
         stake = np.where(reach, win * 3.0 * np.array([self._points(e) for e in options]), 0.0)
+        if view.live_wall_left == 0:        # the final discard: no draw follows it to win on
+            stake[:] = 0.0
         return (p.risk_weight * loss / np.maximum(stake, p.stake_floor)).tolist()
 
     def _threat(self, view: PlayerView) -> float:

@@ -36,6 +36,7 @@ from typing import Sequence
 import numpy as np
 
 from mjenv.game.view import PlayerView
+from mjenv.scoring import YAKU
 from mjenv.tiles import DRAGONS
 
 LIVE_WALL = 70
@@ -221,6 +222,9 @@ def risk(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float 
          ) -> np.ndarray:
     """Expected extra loss, in points, of discarding each of ``tiles``: the chance it wins for
     some seat times what a discarder pays beyond a bystander's 6 (``3P − 18``); opponents
-    less than ``least`` likely to be ready are left out."""
+    less than ``least`` likely to be ready are left out. The final discard (the live wall
+    empty) adds 河底捞鱼 to such a win."""
     prob, points = deal_in(view, model, tiles, least)
+    if view.live_wall_left == 0:
+        points = points + YAKU["hedi"].points
     return (prob * np.maximum(3 * points - 18, 0.0)[:, None]).sum(axis=0)

@@ -155,3 +155,14 @@ def test_heuristic_agent_reports_its_needs():
     assert agent.needs_observation is False
     with pytest.raises(ValueError):
         agent.act(None, np.zeros(110, dtype=np.int8), view_of("123m456p789s11z22z3z"))
+
+
+def test_the_final_discard_is_the_safest():
+    """With the live wall empty no draw follows the discard: the default throws the tile the
+    model finds least likely to deal in, whatever it does to the hand's shape."""
+    view = view_of("123456789m55s77z4p", melds=((), ("pon:111p", "chi:678p", "pon:999p"),
+                                               (), ()),
+                   ponds=("", "5m8m", "", ""), live=0)
+    tiles = sorted(set(view.hand))
+    loss = dict(zip(tiles, risk(view, default().risk, tiles)))
+    assert choose("heuristic", view).tile == min(tiles, key=loss.get)
