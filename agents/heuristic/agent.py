@@ -179,9 +179,12 @@ class HeuristicAgent(BaseAgent):
         melds = tuple(view.melds[view.seat])
         now, _ = self.evaluator.hand(counts, melds, view)
         threatened = p.defence and self._threat(view) >= p.call_threat
+        # a chi or pon gains one tile, then a discard: at best one tile closer, never below 1;
+        # so none can help a ready hand, nor bring a threatened hand to tenpai from 3 or more
+        hopeless = now <= 1.0 or (threatened and now >= 3.0)
         best: tuple[float, Action] | None = None
         for a in calls:
-            if a.kind == "minkan" and not p.kans:
+            if a.kind == "minkan" and not p.kans or a.kind != "minkan" and hopeless:
                 continue
             d = self.evaluator.after_call(view, a, counts)
             if a.kind == "minkan":

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from agents.heuristic.defence import DefenceParams
 from agents.heuristic.evaluator import EvalParams
-from agents.heuristic.models import RiskModel
+from agents.heuristic.models import (OPPONENT_FEATURES, TILE_FEATURES, WIN_FEATURES,
+                                     RiskModel)
 
 TUNED = Path(__file__).with_name("tuned.json")
 
@@ -78,6 +79,16 @@ class HeuristicParams:
                              f"{self.defence_model!r}")
         if self.defence_model == "risk" and (not self.win or self.risk is None):
             raise ValueError("defence_model 'risk' needs the fitted win and risk models")
+        sizes = {"win": (self.win, WIN_FEATURES)}
+        if self.risk is not None:
+            sizes.update({"risk.ready": (self.risk.ready, OPPONENT_FEATURES),
+                          "risk.tile": (self.risk.tile, TILE_FEATURES),
+                          "risk.value": (self.risk.value, OPPONENT_FEATURES)})
+        for name, (coef, features) in sizes.items():
+            if coef and len(coef) != len(features):
+                raise ValueError(f"{name} has {len(coef)} coefficients; this version's model "
+                                 f"reads {len(features)} features (refit with mjenv tune "
+                                 f"heuristic)")
 
     def evaluation(self) -> EvalParams:
         return EvalParams(self.value_planning, self.soft_margin, self.soft_penalty,

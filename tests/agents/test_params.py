@@ -38,6 +38,7 @@ def test_presets():
     ('{"params": 3}', "no 'params' object"),
     ('{"params": {"colour": 1}}', "unknown heuristic parameter(s): colour"),
     ('{"params": {"defence_model": "psychic"}}', "defence_model must be"),
+    ('{"params": {"win": [1, 2]}}', "win has 2 coefficients"),
 ])
 def test_bad_parameter_files_are_one_line(tmp_path, capsys, content, message):
     path = tmp_path / "bad.json"
