@@ -1,8 +1,9 @@
 """Agent specs → agents: the one place that maps the strings of the CLI and configs to objects.
 
-Specs: ``random``, ``heuristic``, ``heuristic:efficiency`` (tile efficiency only),
-``heuristic:nodefence`` (no defence), ``ppo:PATH`` (a saved checkpoint) and ``ppo:pretrained``
-(the model shipped in ``agents/pretrained/``). The PPO specs import ``agents.ppo`` (and torch)
+Specs: ``random``, ``heuristic`` (the tuned default), ``heuristic:v1`` (the frozen first
+version), ``heuristic:efficiency`` (tile efficiency only), ``heuristic:nodefence`` (the default
+without defence), ``heuristic:PATH`` (a parameter file), ``ppo:PATH`` (a saved checkpoint) and
+``ppo:pretrained`` (the model shipped in ``agents/pretrained/``). The PPO specs import ``agents.ppo`` (and torch)
 only when asked for, so the rule-based agents run without torch installed.
 """
 
@@ -12,7 +13,8 @@ from pathlib import Path
 
 from agents.base import Agent
 
-RULE_BASED_SPECS = ("random", "heuristic", "heuristic:efficiency", "heuristic:nodefence")
+RULE_BASED_SPECS = ("random", "heuristic", "heuristic:v1", "heuristic:efficiency",
+                    "heuristic:nodefence")
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
@@ -38,7 +40,7 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
             agent.reseed(seed)
         return agent
     raise ValueError(f"unknown agent spec {spec!r}: use one of {', '.join(RULE_BASED_SPECS)}, "
-                     f"ppo:PATH or ppo:pretrained")
+                     f"heuristic:PATH, ppo:PATH or ppo:pretrained")
 
 
 def policy_file(spec: str) -> Path:
