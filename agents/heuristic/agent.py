@@ -97,14 +97,14 @@ class HeuristicAgent(BaseAgent):
         tiles = [a.tile for a in discards]
         evals = self.evaluator.discards(counts, melds, view, tiles, ukeire=p.acceptance)
         least = max(1, view.rules.min_points)
+        if p.defence and p.defence_model == "risk" and view.live_wall_left == 0:
+            # the final discard: no draw follows it, so the hand's shape is worth nothing and
+            # the least risk decides
+            loss = risk(view, p.risk, tiles, p.ready_floor)
+            return self._pick([(-x, a) for x, a in zip(loss.tolist(), discards)])
         penalty = self._defence(view, tiles, evals, len(melds)) if p.defence else None
-        # the final discard: no draw follows, the hand's shape is worth nothing, only the risk
-        final = penalty is not None and p.defence_model == "risk" and view.live_wall_left == 0
         options = []
         for j, a in enumerate(discards):
-            if final:
-                options.append((-penalty[j], a))
-                continue
             e = evals[a.tile]
             u = -e.dist + p.ukeire_weight * math.log1p(e.weight)
             if p.value_weight and e.dist < INF:
