@@ -80,7 +80,7 @@ class ExternalAgent(BaseAgent):
         self.argv = parse_command(spec)
         self.timeout = float(timeout)
         self.stderr_dir = Path(stderr_dir) if stderr_dir is not None else DEFAULT_STDERR_DIR
-        slug = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(self.argv[-1]).name)[:40]
+        slug = re.sub(r"[^A-Za-z0-9._-]+", "_", " ".join(Path(a).name for a in self.argv))[:60]
         self.stderr_path = self.stderr_dir / f"{slug}-{os.getpid()}-{next(_numbers)}.log"
         self.fallback = RandomAgent(seed)
         self.faults = 0                    # over the agent's life
