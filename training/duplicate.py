@@ -25,6 +25,15 @@ import numpy as np
 from mjenv.rules import RuleConfig
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run: ``report`` holds what was played before it (a valid, partial
+    report: fewer groups done than asked)."""
+
+    def __init__(self, report: dict) -> None:
+        super().__init__("interrupted")
+        self.report = report
+
+
 def deal_seed(seed: int, index: int) -> int:
     """The wall (deal mode) or match (match mode) seed of group ``index``."""
     return int(np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0])

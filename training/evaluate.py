@@ -31,18 +31,9 @@ from pathlib import Path
 from typing import Callable, Sequence, TextIO
 
 from mjenv.rules import RuleConfig
-from training.duplicate import (WORKER, agent_seed, check_output_dir, deal_seed, hand_faults,
-                                play_rotation, run_groups)
+from training.duplicate import (WORKER, Interrupted, agent_seed, check_output_dir, deal_seed,
+                                hand_faults, play_rotation, run_groups)
 from training.stats import clustered_ci95, mean_ci95
-
-
-class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during a run: ``report`` holds what was played before it (a valid, partial
-    report: fewer groups done than asked)."""
-
-    def __init__(self, report: dict) -> None:
-        super().__init__("interrupted")
-        self.report = report
 
 
 @dataclass(frozen=True)

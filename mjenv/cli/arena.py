@@ -96,10 +96,10 @@ def _check(args: argparse.Namespace) -> None:
 
 def _league(args: argparse.Namespace) -> int:
     from mjenv.rules import RuleConfig
-    from training.arena import (check_agents, format_leaderboard, html_leaderboard,
-                                leaderboard, markdown_leaderboard, open_league, run_league,
-                                summary)
+    from training.arena import check_agents, open_league, run_league, summary
     from training.duplicate import check_output_dir
+    from training.leaderboard import (format_leaderboard, html_leaderboard, leaderboard,
+                                      markdown_leaderboard)
 
     rules = RuleConfig(**({} if args.min_points is None else {"min_points": args.min_points}))
     check_agents(args.agents, args.timeout, args.bot_logs)
@@ -110,7 +110,7 @@ def _league(args: argparse.Namespace) -> int:
     complete = run_league(league, args.agents, path=path, valid_bytes=size,
                           workers=args.workers, progress=not args.no_progress, log_dir=logs,
                           timeout=args.timeout, stderr_dir=args.bot_logs)
-    board = leaderboard(league, args.agents)
+    board = leaderboard(league.records.values(), args.agents)
     facts = summary(league, args.agents, complete)
     if not complete:
         print(f"\nmjenv arena: interrupted after {facts['deals_played']} of "
@@ -129,8 +129,9 @@ def _league(args: argparse.Namespace) -> int:
 
 
 def _card(args: argparse.Namespace) -> int:
-    from training.arena import CARD_DEALS, CARD_SEED, card, check_card, format_card, markdown_card
-    from training.evaluate import Interrupted
+    from training.arena import CARD_DEALS, CARD_SEED, card, check_card
+    from training.duplicate import Interrupted
+    from training.leaderboard import format_card, markdown_card
 
     check_card(args.card, args.timeout, args.bot_logs)
     status = 0
