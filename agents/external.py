@@ -156,6 +156,8 @@ class ExternalAgent(BaseAgent):
     def _ask(self, view: PlayerView) -> int:
         data = view.to_dict()
         legal = data.pop("legal")
+        if self._proc is not None:
+            self._refuse_unasked()
         self._send({"type": "act", "legal": legal, "view": data})
         line = self._read_line(time.monotonic() + self.timeout)
         try:
@@ -182,8 +184,22 @@ class ExternalAgent(BaseAgent):
                 raise BotFault(f"did not read its input for {self.timeout:g} s")
             try:
                 data = data[os.write(fd, data):]
+            except BlockingIOError:
+                continue
             except (BrokenPipeError, ConnectionResetError):
                 raise BotFault(f"exited (code {proc.wait()})") from None
+
+    def _refuse_unasked(self) -> None:
+        """Output written before this decision was asked (stdout is for answers only)."""
+        fd = self._proc.stdout.fileno()
+        while not self._buffer and select.select([fd], [], [], 0)[0]:
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                break
+            self._buffer += chunk
+        if self._buffer:
+            raise BotFault(f"wrote {_clip(self._buffer.decode('utf-8', 'replace'))} before it "
+                           f"was asked (standard output is for answers only)")
 
     def _read_line(self, deadline: float) -> str:
         proc = self._proc

@@ -14,9 +14,11 @@ Hands are played by ``mjenv.env.play.play``, the one loop of the package.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -121,6 +123,24 @@ def check_output_file(path: str | None, what: str) -> None:
 
 # ---- running groups ------------------------------------------------------------------------
 
+@contextlib.contextmanager
+def _term_as_interrupt() -> Iterator[None]:
+    """Within: SIGTERM raises ``KeyboardInterrupt`` (in the main thread, where handlers live),
+    so ``kill`` keeps what was played as Ctrl-C does."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(*_) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 # Per-process state of a worker: what its initializer built (agents are built once and
 # reseeded per hand).
 WORKER: dict = {}
@@ -139,24 +159,34 @@ def run_groups(tasks: Sequence, fn: Callable[[Any], Any], init: Callable, init_a
     """``fn(task)`` for each task, yielded in task order, after ``init(*init_args)`` has set up
     each process (``WORKER``). With ``workers`` > 1 a pool of processes runs them; the workers
     ignore SIGINT, so a Ctrl-C reaches only this process: it raises ``KeyboardInterrupt`` here
-    and the pool is ended (close the generator to end it when you stop early)."""
+    and the pool is ended (close the generator to end it when you stop early). A SIGTERM
+    (``kill``) stops it the same way."""
     from agents.external import close_all
-    if workers <= 1:
-        init(*init_args)
-        try:
-            for task in tasks:
-                yield fn(task)
-        finally:
-            close_all()
-        return
+    with _term_as_interrupt():
+        if workers <= 1:
+            init(*init_args)
+            try:
+                for task in tasks:
+                    yield fn(task)
+            finally:
+                close_all()
+            return
+        yield from _pooled(tasks, fn, init, init_args, workers)
+
+
+def _pooled(tasks: Sequence, fn: Callable[[Any], Any], init: Callable, init_args: tuple,
+            workers: int) -> Iterator:
     # A forked child of a process whose torch thread pool has started (a PPO agent was loaded
     # above) can hang in its first parallel op: start fresh interpreters then.
     context = multiprocessing.get_context("spawn" if "torch" in sys.modules else None)
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)    # inherited by the workers
-    try:
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)    # inherited by the workers
+        try:
+            pool = context.Pool(workers, initializer=_start_worker, initargs=(init, init_args))
+        finally:
+            signal.signal(signal.SIGINT, previous)
+    else:
         pool = context.Pool(workers, initializer=_start_worker, initargs=(init, init_args))
-    finally:
-        signal.signal(signal.SIGINT, previous)
     try:
         yield from pool.imap(fn, tasks, chunksize=1)
     except BaseException:

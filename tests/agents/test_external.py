@@ -133,7 +133,8 @@ def test_the_minimal_bot_of_the_docs_plays(tmp_path):
 
 @pytest.mark.parametrize("mode, reason", [
     ("crash", "exited with code 3"), ("hang", "did not answer within 0.3 s"),
-    ("garbage", "not a JSON object"), ("illegal", "illegal action")])
+    ("garbage", "not a JSON object"), ("illegal", "illegal action"),
+    ("chatty", "before it was asked")])
 def test_a_fault_hands_the_seat_to_the_fallback_and_restarts_next_hand(tmp_path, mode, reason):
     bot = make_agent(bot_spec("fault_bot.py", mode), seed=1, timeout=0.3,
                      stderr_dir=str(tmp_path))

@@ -1,6 +1,7 @@
 """A bot that plays by docs/protocol.md until its Nth decision of a hand, then fails there:
 ``crash`` (exits), ``hang`` (stops answering), ``garbage`` (a line that is not JSON),
-``illegal`` (a well-formed answer naming an action that is not legal). Usage: fault_bot.py MODE [N]."""
+``illegal`` (a well-formed answer naming an action that is not legal), ``chatty`` (a second,
+unasked line after an answer). Usage: fault_bot.py MODE [N]."""
 
 import json
 import sys
@@ -25,6 +26,10 @@ for line in sys.stdin:
             time.sleep(3600)
         if mode == "garbage":
             print("I think I'll discard the 5m", flush=True)
+            continue
+        if mode == "chatty":
+            print(json.dumps({"action": message["legal"][0]}), flush=True)
+            print(json.dumps({"note": "and another thing"}), flush=True)
             continue
         if mode == "illegal":
             legal = message["legal"]
