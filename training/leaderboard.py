@@ -67,13 +67,13 @@ def format_leaderboard(board: list[dict], facts: dict) -> str:
     """The terminal table."""
     width = max([len(e["agent"]) for e in board] + [5])
     lines = ["league: " + _facts_line(facts),
-             f"{'#':>2}  {'agent':<{width}}  {'rating':>6} {'±σ':>5}  {'mean/hand':>9}  "
-             f"{'CI95':<17}  {'win':>6} {'deal-in':>7} {'tsumo':>6}  {'hands':>6} {'faults':>6}"]
+             f"{'#':>2}  {'agent':<{width}}  {'mean/hand':>9}  {'CI95':<17}  {'rating':>6} "
+             f"{'±σ':>5}  {'win':>6} {'deal-in':>7} {'tsumo':>6}  {'hands':>6} {'faults':>6}"]
     for k, e in enumerate(board, 1):
         lo, hi = e["ci95"]
         lines.append(
-            f"{k:>2}  {e['agent']:<{width}}  {e['rating']:6.2f} {e['sigma']:5.2f}  "
-            f"{e['mean']:+9.2f}  [{lo:+6.2f}, {hi:+6.2f}]  {_pct(e['win_rate']):>6} "
+            f"{k:>2}  {e['agent']:<{width}}  {e['mean']:+9.2f}  [{lo:+6.2f}, {hi:+6.2f}]  "
+            f"{e['rating']:6.2f} {e['sigma']:5.2f}  {_pct(e['win_rate']):>6} "
             f"{_pct(e['deal_in_rate']):>7} {_pct(e['tsumo_rate']):>6}  {e['hands']:>6} "
             f"{e['faults']:>6}")
     return "\n".join(lines)
@@ -86,12 +86,12 @@ def _pct(x: float) -> str:
 def markdown_leaderboard(board: list[dict], facts: dict) -> str:
     """The leaderboard as a Markdown page."""
     lines = ["# League", "", _facts_line(facts), "",
-             "| # | agent | rating | σ | mean / hand | CI95 | win | deal-in | tsumo | hands | "
+             "| # | agent | mean / hand | CI95 | rating | σ | win | deal-in | tsumo | hands | "
              "faults |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for k, e in enumerate(board, 1):
         lo, hi = e["ci95"]
-        lines.append(f"| {k} | `{e['agent']}` | {e['rating']:.2f} | {e['sigma']:.2f} | "
-                     f"{e['mean']:+.2f} | [{lo:+.2f}, {hi:+.2f}] | {_pct(e['win_rate'])} | "
+        lines.append(f"| {k} | `{e['agent']}` | {e['mean']:+.2f} | [{lo:+.2f}, {hi:+.2f}] | "
+                     f"{e['rating']:.2f} | {e['sigma']:.2f} | {_pct(e['win_rate'])} | "
                      f"{_pct(e['deal_in_rate'])} | {_pct(e['tsumo_rate'])} | {e['hands']} | "
                      f"{e['faults']} |")
     lines += ["", _METHOD]
@@ -133,8 +133,8 @@ def html_leaderboard(board: list[dict], facts: dict) -> str:
                f'<circle cx="{x(e["mean"]):.1f}" cy="7" r="3" class="mean"/></svg>')
         rows.append(
             f"<tr><td>{k}</td><td><code>{html.escape(e['agent'])}</code></td>"
-            f"<td>{e['rating']:.2f}</td><td>{e['sigma']:.2f}</td><td>{e['mean']:+.2f}</td>"
-            f"<td>[{a:+.2f}, {b:+.2f}]</td><td>{bar}</td><td>{_pct(e['win_rate'])}</td>"
+            f"<td>{e['mean']:+.2f}</td><td>[{a:+.2f}, {b:+.2f}]</td><td>{bar}</td>"
+            f"<td>{e['rating']:.2f}</td><td>{e['sigma']:.2f}</td><td>{_pct(e['win_rate'])}</td>"
             f"<td>{_pct(e['deal_in_rate'])}</td><td>{_pct(e['tsumo_rate'])}</td>"
             f"<td>{e['hands']}</td><td>{e['faults']}</td></tr>")
     return f"""<!doctype html>
@@ -153,8 +153,8 @@ p.note {{ color: #555; max-width: 60em; }}
 <h1>League</h1>
 <p>{html.escape(_facts_line(facts))}</p>
 <table>
-<tr><th>#</th><th>agent</th><th>rating</th><th>σ</th><th>mean / hand</th><th>CI95</th>
-<th>{lo:+.1f} … {hi:+.1f}</th><th>win</th><th>deal-in</th><th>tsumo</th><th>hands</th>
+<tr><th>#</th><th>agent</th><th>mean / hand</th><th>CI95</th><th>{lo:+.1f} … {hi:+.1f}</th>
+<th>rating</th><th>σ</th><th>win</th><th>deal-in</th><th>tsumo</th><th>hands</th>
 <th>faults</th></tr>
 {chr(10).join(rows)}
 </table>
