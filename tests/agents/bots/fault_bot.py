@@ -27,9 +27,9 @@ for line in sys.stdin:
         if mode == "garbage":
             print("I think I'll discard the 5m", flush=True)
             continue
-        if mode == "chatty":
-            print(json.dumps({"action": message["legal"][0]}), flush=True)
-            print(json.dumps({"note": "and another thing"}), flush=True)
+        if mode == "chatty":                # both lines in one write: they arrive together
+            print(json.dumps({"action": message["legal"][0]}) + "\n"
+                  + json.dumps({"note": "and another thing"}), flush=True)
             continue
         if mode == "illegal":
             legal = message["legal"]
