@@ -102,10 +102,10 @@ def _league(args: argparse.Namespace) -> int:
                                       markdown_leaderboard)
 
     rules = RuleConfig(**({} if args.min_points is None else {"min_points": args.min_points}))
-    check_agents(args.agents, args.timeout, args.bot_logs)
     league, path, size = open_league(args.league, args.resume,
                                      0 if args.seed is None else args.seed,
                                      100 if args.deals is None else args.deals, rules)
+    check_agents(args.agents, args.timeout, args.bot_logs)
     logs = check_output_dir(args.log, "--log")
     complete = run_league(league, args.agents, path=path, valid_bytes=size,
                           workers=args.workers, progress=not args.no_progress, log_dir=logs,
