@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BOT = "cmd:" + shlex.join([sys.executable, str(ROOT / "agents" / "example_bot.py")])
 # cheapest first: each pair is evaluated as the later agent against three of the earlier one
 FIELD = ["random", BOT, "heuristic", "heuristic:efficiency", "ppo:pretrained"]
-DEALS = n(16, 120)
+DEALS = n(16, 60)
 
 
 def test_the_league_ranks_as_the_decisive_one_vs_three_evaluations(capsys):
