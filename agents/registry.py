@@ -2,9 +2,11 @@
 
 Specs: ``random``, ``heuristic`` (the tuned default), ``heuristic:v1`` (the frozen first
 version), ``heuristic:efficiency`` (tile efficiency only), ``heuristic:nodefence`` (the default
-without defence), ``heuristic:PATH`` (a parameter file), ``ppo:PATH`` (a saved checkpoint) and
-``ppo:pretrained`` (the model shipped in ``agents/pretrained/``). The PPO specs import ``agents.ppo`` (and torch)
-only when asked for, so the rule-based agents run without torch installed.
+without defence), ``heuristic:PATH`` (a parameter file), ``ppo:PATH`` (a saved checkpoint),
+``ppo:pretrained`` (the model shipped in ``agents/pretrained/``) and ``cmd:PROGRAM ARGS…`` (an
+external program speaking docs/protocol.md; one argument, split like a shell line). The PPO
+specs import ``agents.ppo`` (and torch) only when asked for, so the rule-based agents run
+without torch installed.
 """
 
 from __future__ import annotations
@@ -17,8 +19,11 @@ RULE_BASED_SPECS = ("random", "heuristic", "heuristic:v1", "heuristic:efficiency
                     "heuristic:nodefence")
 
 
-def make_agent(spec: str, seed: int | None = None) -> Agent:
+def make_agent(spec: str, seed: int | None = None, *, timeout: float | None = None,
+               stderr_dir: str | None = None) -> Agent:
     """Build the agent named by ``spec``; ``seed`` seeds its own generator (tie-breaks, sampling).
+    ``timeout`` (seconds per decision, default 5) and ``stderr_dir`` (where its stderr is
+    logged) apply to ``cmd:`` programs (``agents.external``) and are ignored by the others.
 
     Raises ``ValueError`` naming the spec and the accepted forms when ``spec`` is unknown.
     """
@@ -32,6 +37,10 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         agent = HeuristicAgent(params_for(spec.partition(":")[2]), seed=seed)
         agent.name = spec
         return agent
+    if spec.startswith("cmd:"):
+        from agents.external import DEFAULT_TIMEOUT, ExternalAgent
+        return ExternalAgent(spec, seed, timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+                             stderr_dir=stderr_dir)
     if spec.startswith("ppo:"):
         path = policy_file(spec)
         from agents.ppo import PPOAgent
@@ -40,7 +49,7 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
             agent.reseed(seed)
         return agent
     raise ValueError(f"unknown agent spec {spec!r}: use one of {', '.join(RULE_BASED_SPECS)}, "
-                     f"heuristic:PATH, ppo:PATH or ppo:pretrained")
+                     f"heuristic:PATH, ppo:PATH, ppo:pretrained or cmd:PROGRAM ARGS…")
 
 
 def policy_file(spec: str) -> Path:

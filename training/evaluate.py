@@ -1,18 +1,20 @@
 """Duplicate evaluation: one candidate agent against three copies of an opponent.
 
-Method (docs/agents.md). Deal mode: deal ``i`` is the wall shuffled from
-``deal_seed(seed, i)``, played as one hand with seat 0 dealing in the East round (repeat 0,
-scores 0). It is replayed four times with the candidate in seat 0, 1, 2 and 3 and the
-opponents in the other seats, so every seat's tiles — the luck of the wall — are played once by
-the candidate. Match mode (``match=True``): group ``i`` is a whole match from the match seed
-``deal_seed(seed, i)``, again played four times with the candidate rotated through the seats.
+Method (docs/agents.md), on the harness shared with the league (``training.duplicate``).
+Deal mode: deal ``i`` is the wall shuffled from ``deal_seed(seed, i)``, played as one hand with
+seat 0 dealing in the East round (repeat 0, scores 0). It is replayed four times with the
+candidate in seat 0, 1, 2 and 3 and the opponents in the other seats, so every seat's tiles —
+the luck of the wall — are played once by the candidate. Match mode (``match=True``): group
+``i`` is a whole match from the match seed ``deal_seed(seed, i)``, again played four times with
+the candidate rotated through the seats.
 
-Statistics. Every number is about the candidate's hands. The four rotations of a group share
-the wall and are correlated, so they are averaged first; the mean score and its 95 %
-confidence interval come from the per-group means (mean ± t·sd/√groups, t the 0.975 quantile
-of Student's t with groups − 1 degrees of freedom). Win and deal-in rates get intervals the same
-way. Rates are fractions of the candidate's hands; ``yaku_freq`` and ``mean_points_per_win`` are
-over its wins (points ``P`` as scored, the dealer bonus excluded).
+Statistics (``training.stats``). Every number is about the candidate's hands. The four
+rotations of a group share the wall and are correlated, so they are averaged first; the mean
+score and its 95 % confidence interval come from the per-group means. Win and deal-in rates
+get intervals the same way. Rates are fractions of the candidate's hands; ``yaku_freq`` and
+``mean_points_per_win`` are over its wins (points ``P`` as scored, the dealer bonus excluded).
+``faults`` / ``vs_faults`` count the hands in which the candidate / an opponent, being an
+external program, failed (``agents.external``).
 
 Determinism. Every hand seeds its agents from ``(seed, group, rotation, seat)`` and the walls
 from ``(seed, group)``; workers only split the list of groups and results are folded in group
@@ -22,32 +24,17 @@ order, so the report is identical for any ``workers``.
 from __future__ import annotations
 
 import importlib
-import math
-import multiprocessing
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence, TextIO
-
-import numpy as np
+from pathlib import Path
+from typing import Callable, Sequence, TextIO
 
 from mjenv.rules import RuleConfig
-
-# Student's t, 0.975 quantile, for 1–29 degrees of freedom; 1.96 (normal) from 30 on.
-_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-         2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-         2.060, 2.056, 2.052, 2.048, 2.045)
-
-
-def deal_seed(seed: int, index: int) -> int:
-    """The wall (deal mode) or match (match mode) seed of group ``index``."""
-    return int(np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0])
-
-
-def agent_seed(seed: int, index: int, rotation: int, seat: int) -> int:
-    """The seed of the agent in ``seat`` for one rotation of one group."""
-    return int(np.random.SeedSequence([seed, index, rotation, seat, 1]).generate_state(
-        1, np.uint64)[0])
+from mjenv.game import LogFolder
+from training.duplicate import (WORKER, Interrupted, agent_seed, check_output_dir, deal_seed,
+                                hand_faults, play_rotation, run_groups)
+from training.stats import clustered_ci95, mean_ci95
 
 
 @dataclass(frozen=True)
@@ -62,6 +49,7 @@ class HandStats:
     points: int
     yaku: tuple[str, ...]
     below_min: bool
+    faults: tuple[tuple[int, str, str], ...] = ()    # (seat, agent, reason), any seat
 
 
 @dataclass(frozen=True)
@@ -84,6 +72,7 @@ def play_hand(hand, agents: Sequence, candidate: int) -> HandStats:
     The candidate's ``below_min`` is set when a tile it drew, or another seat discarded or added
     to a kan, completed its hand but the win was not offered because it scored below
     ``min_points`` (wins withheld by same-turn furiten are told apart with the scorer).
+    ``faults``: every seat's fault in the hand (external programs), cleared on the agents.
     """
     from mjenv.env.play import play
 
@@ -101,6 +90,7 @@ def play_hand(hand, agents: Sequence, candidate: int) -> HandStats:
         points=int(score.points) if score is not None else 0,
         yaku=tuple(sorted(score.yaku)) if score is not None else (),
         below_min=watch.found,
+        faults=hand_faults(agents),
     )
 
 
@@ -147,61 +137,35 @@ def _seat_agents(candidate, opponents: Sequence, rotation: int) -> list:
     return [candidate if s == rotation else next(it) for s in range(4)]
 
 
-def _reseed(agents: Sequence, seed: int, index: int, rotation: int) -> None:
-    for s, agent in enumerate(agents):
-        reseed = getattr(agent, "reseed", None)
-        if reseed is not None:
-            reseed(agent_seed(seed, index, rotation, s))
-
-
-# Per-process state of a worker: the agents are built once, then reseeded per hand.
-_WORKER: dict = {}
-
-
-def _init_worker(agent: str, vs: str, rules: RuleConfig, seed: int, match: bool) -> None:
+def _init_worker(agent: str, vs: str, rules: RuleConfig, seed: int, match: bool,
+                 options: dict, log_dir: Path | None) -> None:
     from agents import make_agent
-    _WORKER.clear()
-    _WORKER.update(candidate=make_agent(agent), opponents=[make_agent(vs) for _ in range(3)],
-                   rules=rules, seed=seed, match=match)
+    WORKER.clear()
+    WORKER.update(candidate=make_agent(agent, **options),
+                  opponents=[make_agent(vs, **options) for _ in range(3)],
+                  rules=rules, seed=seed, match=match,
+                  logs=None if log_dir is None else LogFolder(log_dir))
 
 
 def _run_group(index: int) -> GroupStats:
-    from mjenv.game import Hand, Match
-    w = _WORKER
-    rules, seed = w["rules"], w["seed"]
+    w = WORKER
     hands, ranks, finals = [], [], []
     for rotation in range(4):
         agents = _seat_agents(w["candidate"], w["opponents"], rotation)
-        _reseed(agents, seed, index, rotation)
-        if not w["match"]:
-            hand = Hand(rules, seed=deal_seed(seed, index))
-            hands.append((play_hand(hand, agents, rotation),))
-            continue
-        match = Match(rules, seed=deal_seed(seed, index))
-        played = [play_hand(match.hand, agents, rotation)]
-        while not match.over:
-            played.append(play_hand(match.next_hand(), agents, rotation))
+        log = None
+        if w["logs"] is not None:
+            log = (w["logs"], f"{'match' if w['match'] else 'deal'}{index:05d}-seat{rotation}")
+        played, game = play_rotation(agents, w["rules"], w["seed"], index, rotation,
+                                     lambda hand: play_hand(hand, agents, rotation),
+                                     match=w["match"], log=log)
         hands.append(tuple(played))
-        ranks.append(match.ranking().index(rotation) + 1)
-        finals.append(int(match.scores[rotation]))
+        if w["match"]:
+            ranks.append(game.ranking().index(rotation) + 1)
+            finals.append(int(game.scores[rotation]))
     return GroupStats(tuple(hands), tuple(ranks), tuple(finals))
 
 
 # --- report -----------------------------------------------------------------------------
-
-
-def mean_ci95(values: Sequence[float]) -> tuple[float, list[float]]:
-    """Mean and ``[low, high]`` of a 95 % t-interval (the mean twice for fewer than 2 values)."""
-    n = len(values)
-    if n == 0:
-        return 0.0, [0.0, 0.0]
-    mean = math.fsum(values) / n
-    if n < 2:
-        return mean, [mean, mean]
-    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
-    t = _T975[n - 2] if n - 1 < 30 else 1.96
-    half = t * sd / math.sqrt(n)
-    return mean, [mean - half, mean + half]
 
 
 @dataclass
@@ -216,6 +180,10 @@ class EvalReport:
     match: bool
     groups: list[GroupStats] = field(default_factory=list)
 
+    def _seated(self):
+        """``(candidate seat, hand)`` for every hand played."""
+        return [(r, h) for g in self.groups for r, rot in enumerate(g.hands) for h in rot]
+
     def to_json(self) -> dict:
         hands = [h for g in self.groups for rot in g.hands for h in rot]
         n = len(hands)
@@ -223,7 +191,7 @@ class EvalReport:
         per_group = [[h for rot in g.hands for h in rot] for g in self.groups]
 
         def group_mean(metric: Callable[[HandStats], float]) -> tuple[float, list[float]]:
-            return mean_ci95([sum(metric(h) for h in g) / len(g) for g in per_group if g])
+            return clustered_ci95([[metric(h) for h in g] for g in per_group])
 
         mean_score, ci = group_mean(lambda h: h.delta)
         win_rate, win_ci = group_mean(lambda h: h.won)
@@ -253,6 +221,8 @@ class EvalReport:
             "below_min_complete_rate": sum(h.below_min for h in hands) / n if n else 0.0,
             "yaku_freq": {y: c / len(wins) for y, c in sorted(yaku.items(),
                                                               key=lambda kv: (-kv[1], kv[0]))},
+            "faults": sum(f[0] == c for c, h in self._seated() for f in h.faults),
+            "vs_faults": sum(f[0] != c for c, h in self._seated() for f in h.faults),
         }
         if self.match:
             ranks = [r for g in self.groups for r in g.ranks]
@@ -267,8 +237,10 @@ def format_table(report: dict) -> str:
     """The human-readable table of a ``to_json`` report."""
     pct = lambda x: f"{100 * x:6.2f} %"  # noqa: E731
     ci = report["ci95"]
+    done = report["deals"] if report["deals_done"] == report["deals"] else \
+        f"{report['deals_done']} of {report['deals']} (interrupted)"
     lines = [
-        f"{report['agent']} vs 3× {report['vs']} — {report['deals']} "
+        f"{report['agent']} vs 3× {report['vs']} — {done} "
         f"{'matches' if report['mode'] == 'match' else 'deals'} × 4 seats, "
         f"{report['hands']} hands, seed {report['seed']}, rules {report['rules']}",
         f"  mean score / hand   {report['mean_score']:+8.3f}   CI95 [{ci[0]:+.3f}, {ci[1]:+.3f}]",
@@ -286,6 +258,9 @@ def format_table(report: dict) -> str:
         rc = report["rank_ci95"]
         lines.append(f"  mean rank           {report['mean_rank']:8.3f}   CI95 "
                      f"[{rc[0]:.3f}, {rc[1]:.3f}]")
+    if report["faults"] or report["vs_faults"]:
+        lines.append(f"  faults              {report['faults']} (candidate), "
+                     f"{report['vs_faults']} (opponents): hands finished by the fallback")
     top = list(report["yaku_freq"].items())[:10]
     if top:
         lines.append("  top yaku (share of wins): "
@@ -318,30 +293,21 @@ class Progress:
         self.stream.flush()
 
 
-def _groups(agent: str, vs: str, deals: int, seed: int, rules: RuleConfig, match: bool,
-            workers: int) -> Iterator[GroupStats]:
-    args = (agent, vs, rules, seed, match)
-    if workers <= 1:
-        _init_worker(*args)
-        for i in range(deals):
-            yield _run_group(i)
-        return
-    # A forked child of a process whose torch thread pool has started (a PPO agent was loaded
-    # above) can hang in its first parallel op: start fresh interpreters then.
-    context = multiprocessing.get_context("spawn" if "torch" in sys.modules else None)
-    with context.Pool(workers, initializer=_init_worker, initargs=args) as pool:
-        yield from pool.imap(_run_group, range(deals), chunksize=1 if match else 4)
-
-
 def evaluate(agent: str, vs: str, deals: int, seed: int = 0, rules: RuleConfig | None = None,
              *, match: bool = False, workers: int = 1, progress: bool = False,
-             snapshot: Callable[[dict], None] | None = None, snapshot_every: int = 50) -> dict:
+             snapshot: Callable[[dict], None] | None = None, snapshot_every: int = 50,
+             log_dir: str | None = None, timeout: float | None = None,
+             stderr_dir: str | None = None) -> dict:
     """Run the duplicate evaluation and return the JSON-able report (see the module docstring).
 
     ``agent``/``vs``: agent specs (``agents.make_agent``). ``deals``: groups of four rotations
     (whole matches with ``match``). ``snapshot``: called with the report of the groups done so
     far every ``snapshot_every`` groups (long runs can be read while they go; a partial report
-    has ``deals_done`` < ``deals``). Raises ``ValueError`` for an unknown spec or bad counts.
+    has ``deals_done`` < ``deals``). ``log_dir``: a directory (created) that gets every game's
+    event log, ``deal00012-seat2.jsonl`` for deal 12 with the candidate in seat 2
+    (``match…`` with ``match``). ``timeout`` / ``stderr_dir``: for ``cmd:`` programs.
+    Raises ``ValueError`` for an unknown spec or bad counts, before anything is played, and
+    :class:`Interrupted` (a ``KeyboardInterrupt`` carrying the partial report) on Ctrl-C.
     """
     from agents import make_agent
     rules = rules or RuleConfig()
@@ -351,22 +317,30 @@ def evaluate(agent: str, vs: str, deals: int, seed: int = 0, rules: RuleConfig |
         raise ValueError(f"workers must be an int >= 1, got {workers!r}")
     if not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be an int >= 0, got {seed!r}")
-    make_agent(agent)   # fail fast, in this process, on a bad spec
-    make_agent(vs)
+    options = {"timeout": timeout, "stderr_dir": stderr_dir}
+    make_agent(agent, **options)   # fail fast, in this process, on a bad spec
+    make_agent(vs, **options)
+    logs = check_output_dir(log_dir, "--log")
     # load the engine before forking workers: every process then runs the same code
     for module in ("mjenv.game", "mjenv.env.actions", "mjenv.env.observation"):
         importlib.import_module(module)
     report = EvalReport(agent, vs, seed, deals, rules, match)
     bar = Progress(deals, label="matches" if match else "deals") if progress else None
-    for g in _groups(agent, vs, deals, seed, rules, match, min(workers, deals)):
-        report.groups.append(g)
-        if bar is not None:
-            bar.update(len(report.groups))
-        if snapshot is not None and len(report.groups) % snapshot_every == 0 \
-                and len(report.groups) < deals:
-            snapshot(report.to_json())
+    groups = run_groups(range(deals), _run_group, _init_worker,
+                        (agent, vs, rules, seed, match, options, logs), min(workers, deals))
+    try:
+        for g in groups:
+            report.groups.append(g)
+            if bar is not None:
+                bar.update(len(report.groups))
+            if snapshot is not None and len(report.groups) % snapshot_every == 0 \
+                    and len(report.groups) < deals:
+                snapshot(report.to_json())
+    except KeyboardInterrupt:
+        groups.close()
+        raise Interrupted(report.to_json()) from None
     return report.to_json()
 
 
-__all__ = ["EvalReport", "GroupStats", "HandStats", "Progress", "agent_seed", "deal_seed",
-           "evaluate", "format_table", "mean_ci95", "play_hand"]
+__all__ = ["EvalReport", "GroupStats", "HandStats", "Interrupted", "Progress", "agent_seed",
+           "deal_seed", "evaluate", "format_table", "mean_ci95", "play_hand"]

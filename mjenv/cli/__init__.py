@@ -20,6 +20,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("replay", "verify a logged game and play it back in the terminal"),
     "view": ("view", "write a logged game as an HTML page to step through in a browser"),
     "eval": ("eval", "duplicate evaluation of an agent against three opponents"),
+    "arena": ("arena", "a league of agents (built-in, checkpoints, external programs) with a "
+                       "leaderboard, or one agent's standard card"),
     "train": ("train", "train a policy: ppo or bc on this machine, rllib on a Ray cluster"),
     "tune": ("tune", "tune the heuristic's weights by duplicate evaluation"),
     "plot": ("plot", "draw a training run's learning curves to a PNG"),

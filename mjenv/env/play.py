@@ -8,7 +8,9 @@ they have acted. In a claim window every seat decides from its own view; nobody 
 answer, since the engine resolves the window only when all have answered (RULES.md §3).
 
 An agent whose ``needs_observation`` is False gets ``None`` instead of the encoded planes
-(rule-based agents read the view and the mask). ``on_step`` is called after each decision is
+(rule-based agents read the view and the mask). An agent with ``observe(log, seat)`` — the
+bridge to an external program, ``agents.external`` — is shown the hand's event log when
+``play`` starts, after every step and when it returns (:func:`show_log`). ``on_step`` is called after each decision is
 applied, with a :class:`Step`: the hook for logs, checks and statistics. An action id outside
 the mask raises :class:`MaskedActionError` naming the agent, seat, phase and legal ids, before
 anything changes.
@@ -64,11 +66,27 @@ def play(hand: Hand, seats: Sequence[Any], *,
          on_step: Callable[[Step], None] | None = None) -> None:
     """Play ``hand`` with ``seats[s]`` deciding for seat ``s`` until it ends or only seats
     whose agent is ``None`` must decide (see the module docstring)."""
+    observers = observers_of(seats)
+    show_log(hand, observers)
     while not hand.over:
         seat = next((s for s in hand.to_act if seats[s] is not None), None)
         if seat is None:
             return
         step = decide(seats[seat], hand.view(seat))
         hand.step(seat, step.action)
+        show_log(hand, observers)
         if on_step is not None:
             on_step(step)
+
+
+def observers_of(seats: Sequence[Any]) -> list[tuple[int, Callable[[list[dict], int], None]]]:
+    """``(seat, agent.observe)`` for the agents of ``seats`` that observe the log."""
+    return [(s, a.observe) for s, a in enumerate(seats) if hasattr(a, "observe")]
+
+
+def show_log(hand: Hand, observers: Sequence[tuple[int, Callable[[list[dict], int], None]]]
+             ) -> None:
+    """Call ``observe(hand.log, seat)`` of each observer (``observers_of``). The log is the
+    engine's, hidden events included: an observer passes on only ``public_events`` of it."""
+    for seat, observe in observers:
+        observe(hand.log, seat)

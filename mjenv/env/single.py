@@ -64,6 +64,9 @@ episode from the env's ``np_random``; or a fixed seat 0–3), ``observation`` (`
 table, as for ``MahjongEnv``), ``tile_style``, ``max_redeals`` (1000; a ``RuntimeError``
 beyond it). ``reset`` options: those of ``MahjongEnv`` plus ``learner_seat`` for this episode.
 
+Opponents that observe the event log (``cmd:`` programs, ``agents.external``) are shown it
+after every step, as ``mjenv.env.play.play`` does.
+
 Determinism: every ``reset`` reseeds each opponent that has ``reseed(seed)`` (all built-in
 agents) from the env's ``np_random``, so the same ``reset`` seed and the same learner actions
 give the same episodes.
@@ -90,6 +93,7 @@ from mjenv.env.actions import NUM_ACTIONS
 from mjenv.env.core import ILLEGAL_PENALTY, REWARD_SCALE, as_id, illegal_message
 from mjenv.env.display import METADATA, TableEnv
 from mjenv.env.gym_env import observation_space
+from mjenv.env.play import show_log
 from mjenv.game import HandResult, IllegalActionError
 from mjenv.rules import RuleConfig
 
@@ -128,6 +132,7 @@ class SingleAgentEnv(TableEnv, gym.Env):
             self.observation_space = self.observation_space["observation"]
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._carry = [0, 0, 0, 0]
+        self._observers: list = []
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict, dict]:
@@ -143,6 +148,9 @@ class SingleAgentEnv(TableEnv, gym.Env):
                 reseed = getattr(opponent, "reseed", None)
                 if reseed is not None:
                     reseed(int(self.np_random.integers(2**63)))
+            self._observers = [((self.seat + k + 1) % 4, o.observe)
+                               for k, o in enumerate(self.opponents) if hasattr(o, "observe")]
+            show_log(self.table.hand, self._observers)
             deltas, _ = self._advance()
             if not self.table.done:
                 break
@@ -161,6 +169,7 @@ class SingleAgentEnv(TableEnv, gym.Env):
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
         out = self.table.play(action)
+        show_log(self.table.hand, self._observers)
         if out.illegal:
             obs, info = self._observe([0, 0, 0, 0])
             return obs, float(self.table.illegal_penalty), True, False, info
@@ -193,6 +202,7 @@ class SingleAgentEnv(TableEnv, gym.Env):
                 raise IllegalActionError(f"opponent {getattr(opponent, 'name', opponent)!s} "
                                          f"(seat {seat}): {illegal_message(view, aid)}")
             out = table.play(i)
+            show_log(table.hand, self._observers)
             deltas = [a + b for a, b in zip(deltas, out.deltas)]
             result = out.result or result
         return deltas, result

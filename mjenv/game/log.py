@@ -158,6 +158,35 @@ def _replay_match(events: list[dict]) -> Match:
     return match
 
 
+# Own-turn decisions are seen by everyone (a discard, a declared kan or tsumo); claim answers
+# are not (RULES.md §3): a pass or a losing claim leaves no trace, a winning one shows as the
+# ``call`` or ``win`` that follows.
+_PUBLIC_DECISIONS = ("discard", "ankan", "kakan", "tsumo")
+
+
+def public_events(events: Iterable[dict], seat: int) -> list[dict]:
+    """The events of a log as ``seat`` may know them, in order: the ``deal`` without its
+    ``seed`` and ``wall``, other seats' ``draw`` with ``tile`` null, every seat's own-turn
+    decisions but only the seat's own claim answers, no ``claim_window``/``rob_window`` (who
+    may claim is private) and no other seat's ``declined_win``; calls, kans, wins, draws and
+    ends as they are. What an external program is told (docs/protocol.md)."""
+    out = []
+    for ev in events:
+        kind = ev.get("type")
+        if kind == "deal":
+            ev = {k: v for k, v in ev.items() if k not in ("seed", "wall")}
+        elif kind == "draw" and ev["seat"] != seat:
+            ev = {**ev, "tile": None}
+        elif kind == "decide" and ev["seat"] != seat:
+            if ev["action"].split()[0] not in _PUBLIC_DECISIONS:
+                continue
+            ev = {k: v for k, v in ev.items() if k != "declined_win"}
+        elif kind in ("claim_window", "rob_window"):
+            continue
+        out.append(ev)
+    return out
+
+
 def dump_log(events: Iterable[dict], fp: IO[str]) -> None:
     """Write events as JSON lines."""
     for ev in events:

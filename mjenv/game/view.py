@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from mjenv.game.actions import Action
 from mjenv.rules import RuleConfig
-from mjenv.tiles import Meld
+from mjenv.tiles import TILE_NAMES, Meld, tile_name
 
 
 @dataclass(frozen=True)
@@ -53,3 +53,35 @@ class PlayerView:
     target_from: int | None
     legal: tuple[Action, ...]
     rules: RuleConfig
+
+    def to_dict(self) -> dict:
+        """The view as JSON-able data, field for field, in the notation of the logs: tiles as
+        text (``"5m"``), melds as ``{"meld": "chi:345m", "called": "4m", "from": 2}``, pond
+        tiles as ``{"tile", "tsumogiri", "called"}``, ``unseen`` as a map from every kind to its
+        count, ``legal`` as action texts. What external programs are sent (docs/protocol.md)."""
+        return {
+            "seat": self.seat,
+            "hand": [tile_name(t) for t in self.hand],
+            "melds": [[_meld_dict(m) for m in seat] for seat in self.melds],
+            "ponds": [[{"tile": tile_name(p.tile), "tsumogiri": p.tsumogiri, "called": p.called}
+                       for p in pond] for pond in self.ponds],
+            "unseen": dict(zip(TILE_NAMES, self.unseen)),
+            "dealer": self.dealer,
+            "round_wind": self.round_wind,
+            "seat_wind": self.seat_wind,
+            "repeat": self.repeat,
+            "live_wall_left": self.live_wall_left,
+            "scores": list(self.scores),
+            "furiten": self.furiten,
+            "phase": self.phase,
+            "target_tile": None if self.target_tile is None else tile_name(self.target_tile),
+            "target_from": self.target_from,
+            "legal": [str(a) for a in self.legal],
+            "rules": self.rules.to_dict(),
+        }
+
+
+def _meld_dict(meld: Meld) -> dict:
+    return {"meld": str(meld),
+            "called": None if meld.called is None else tile_name(meld.called),
+            "from": meld.from_seat}

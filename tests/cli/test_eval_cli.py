@@ -44,3 +44,67 @@ def test_eval_save_writes_the_report(tmp_path, capsys):
     saved = json.loads(path.read_text())
     assert saved == json.loads(capsys.readouterr().out)
     assert saved["deals_done"] == saved["deals"] == 2
+
+
+def test_eval_save_into_a_missing_directory_is_one_line_before_any_work(capsys, tmp_path):
+    target = tmp_path / "missing" / "x.json"
+    assert main(["eval", "--deals", "50", "--save", str(target)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "does not exist" in captured.err
+    assert "deals" not in captured.err and captured.out == ""      # no bar: nothing was played
+    assert not target.parent.exists()
+
+
+def test_eval_rejects_a_bad_timeout_and_an_unusable_log_dir(capsys, tmp_path):
+    assert main(["eval", "--deals", "1", "--timeout", "-1", "--no-progress"]) == 2
+    assert "--timeout must be a positive" in capsys.readouterr().err
+    blocker = tmp_path / "file"
+    blocker.write_text("mine")
+    assert main(["eval", "--deals", "1", "--log", str(blocker / "logs"), "--no-progress"]) == 2
+    assert "cannot create the directory" in capsys.readouterr().err
+    assert blocker.read_text() == "mine"
+
+
+def test_eval_log_writes_one_verified_log_per_hand_or_match(capsys, tmp_path):
+    from mjenv.game import Hand, Match, read_log, replay
+    logs = tmp_path / "new" / "logs"
+    assert main(["eval", "--agent", "heuristic", "--vs", "random", "--deals", "2",
+                 "--no-progress", "--log", str(logs)]) == 0
+    names = sorted(p.name for p in logs.iterdir())
+    assert names == [f"deal{d:05d}-seat{s}.jsonl" for d in range(2) for s in range(4)]
+    for name in names:
+        assert main(["replay", "--verify-only", str(logs / name)]) == 0
+        assert isinstance(replay(read_log(str(logs / name)), require_hand_end=True), Hand)
+    matches = tmp_path / "matches"
+    # heuristic tables end a one-round match in a few hands (random ones draw and repeat)
+    assert main(["eval", "--agent", "heuristic", "--vs", "heuristic", "--deals", "1",
+                 "--match", "--rounds", "1", "--no-progress", "--log", str(matches)]) == 0
+    for s in range(4):
+        game = replay(read_log(str(matches / f"match00000-seat{s}.jsonl")),
+                      require_hand_end=True)
+        assert isinstance(game, Match) and game.over
+    capsys.readouterr()
+
+
+def test_ctrl_c_stops_eval_cleanly_with_a_valid_partial_save(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    save = tmp_path / "partial.json"
+    proc = subprocess.Popen([sys.executable, "-m", "mjenv", "eval", "--agent", "heuristic",
+                             "--vs", "random", "--deals", "5000", "--workers", "2", "--json",
+                             "--save", str(save)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    time.sleep(8)
+    os.killpg(proc.pid, signal.SIGINT)                   # as a terminal does: the whole group
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert "interrupted after" in err
+    report = json.loads(out)
+    assert json.loads(save.read_text()) == report
+    assert report["deals_done"] < report["deals"] == 5000
+    assert report["hands"] == 4 * report["deals_done"]

@@ -119,3 +119,21 @@ def test_a_seat_view_hides_the_other_hands(browser, page):
     hidden = sum(1 for h in data["hands"] for f in h["frames"]
                  if "seen" in f and 0 not in f["seen"])
     assert shown == sum(len(h["frames"]) for h in data["hands"]) - hidden > 0
+
+
+def test_a_log_written_by_eval_opens_in_chromium(browser, tmp_path):
+    """Issue 17: ``mjenv eval … --log DIR`` then ``mjenv view DIR/<log> -o x.html``."""
+    from mjenv.game import read_log
+    logs = tmp_path / "logs"
+    assert main(["eval", "--agent", "heuristic", "--vs", "random", "--deals", "1",
+                 "--no-progress", "--log", str(logs)]) == 0
+    log = logs / "deal00000-seat2.jsonl"
+    page = tmp_path / "x.html"
+    assert main(["view", str(log), "-o", str(page)]) == 0
+    events = read_log(str(log))
+    browser.get(page.as_uri())
+    body = browser.find_element(By.TAG_NAME, "body")
+    assert _pos(browser).startswith("event 1 / ")
+    body.send_keys(Keys.END)
+    assert _shown_scores(browser) == events[-1]["scores"]
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
