@@ -269,27 +269,34 @@ def format_table(report: dict) -> str:
 
 
 class Progress:
-    """A one-line progress bar on a text stream (stderr), redrawn at most 5 times a second."""
+    """Progress on a text stream (stderr): on a terminal one bar redrawn at most 5 times a
+    second; elsewhere (a file, a pipe, CI) one line at most every 10 seconds and at the end,
+    so a log reads line by line instead of piling redraws on one line."""
 
     def __init__(self, total: int, stream: TextIO | None = None, label: str = "deals") -> None:
         self.total, self.stream, self.label = total, stream or sys.stderr, label
         self.start = self.last = time.monotonic()
         self.done = 0
+        isatty = getattr(self.stream, "isatty", None)
+        self.tty = bool(isatty and isatty())
 
     def update(self, done: int) -> None:
         self.done = done
         now = time.monotonic()
-        if done < self.total and now - self.last < 0.2:
+        if done < self.total and now - self.last < (0.2 if self.tty else 10.0):
             return
         self.last = now
         rate = done / max(now - self.start, 1e-9)
         eta = (self.total - done) / rate if rate > 0 else 0.0
-        width = 30
-        fill = int(width * done / max(self.total, 1))
-        self.stream.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {done}/{self.total} "
-                          f"{self.label}  {rate:.2f}/s  ETA {eta:.0f}s ")
-        if done >= self.total:
-            self.stream.write("\n")
+        text = f"{done}/{self.total} {self.label}  {rate:.2f}/s  ETA {eta:.0f}s"
+        if self.tty:
+            width = 30
+            fill = int(width * done / max(self.total, 1))
+            self.stream.write(f"\r[{'#' * fill}{'.' * (width - fill)}] {text} ")
+            if done >= self.total:
+                self.stream.write("\n")
+        else:
+            self.stream.write(text + "\n")
         self.stream.flush()
 
 

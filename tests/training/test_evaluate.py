@@ -167,3 +167,14 @@ def test_ppo_agents_evaluate_in_worker_processes():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=180, cwd=Path(__file__).resolve().parents[2], check=True)
     assert json.loads(out.stdout) == evaluate("ppo:pretrained", "random", deals=2, seed=5)
+
+
+def test_progress_is_one_line_per_update_off_a_terminal():
+    import io
+    from training.evaluate import Progress
+    stream = io.StringIO()
+    bar = Progress(3, stream=stream)
+    for done in (1, 2, 3):
+        bar.update(done)
+    out = stream.getvalue()            # within 10 s only the last update is written
+    assert "\r" not in out and out.count("\n") == 1 and out.startswith("3/3 deals")
