@@ -3,8 +3,9 @@ ratio to random play measured in the same run.
 
     python benchmarks/bench_agents.py [--hands 20] [--repeats 5] [--specs heuristic …]
 
-Each agent plays ``--hands`` seeded hands in all four seats (the same walls for every agent,
-new walls for every repeat). Repeats alternate between the random agent and each spec, so the
+Each agent plays ``--hands`` seeded hands in all four seats, new walls for every repeat and for
+every agent: agents that share memo tables (the heuristic's variants) would otherwise replay
+hands an agent before them has already evaluated. Repeats alternate between the random agent and each spec, so the
 machine's drift (±25 % here from minute to minute) hits both sides of a pair alike; the
 reported ratio is the median over repeats of (the spec's decisions/s) / (random's decisions/s
 in the same repeat), process CPU time. Random play passes no observation (``needs_observation
@@ -53,13 +54,13 @@ def main() -> None:
     base = [run("random", args.hands, 10_000 + r * args.hands) for r in range(args.repeats)]
     print(f"{'random':24} {statistics.median(b[0] for b in base):12.0f} "
           f"{statistics.median(b[1] for b in base):9.2f} {'1.000':>22}")
-    for spec in args.specs:
-        run(spec, 2, 90_000)                          # imports and lazily built tables
+    for k, spec in enumerate(args.specs):
+        run(spec, 2, 90_000 + 10 * k)                 # imports and lazily built tables
         pairs = []
         for r in range(args.repeats):
-            # fresh walls every repeat: repeated hands would be memo hits
-            rand = run("random", args.hands, r * args.hands)
-            mine = run(spec, args.hands, r * args.hands)
+            first = 100_000 * (k + 1) + r * args.hands      # walls no other run has played
+            rand = run("random", args.hands, first)
+            mine = run(spec, args.hands, first)
             pairs.append((mine, rand))
         ratio = statistics.median(m[0] / b[0] for m, b in pairs)
         print(f"{spec:24} {statistics.median(m[0] for m, _ in pairs):12.0f} "

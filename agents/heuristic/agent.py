@@ -143,6 +143,8 @@ class HeuristicAgent(BaseAgent):
             danger = tile_dangers(view, threat, p.danger, tiles)
             lam = p.defence_weight * min(min(e.dist for e in evals.values()), 4.0)
             return [lam * danger[t] for t in tiles]
+        if p.risk_weight == 0:
+            return [0.0] * len(tiles)
         loss = risk(view, p.risk, tiles, p.ready_floor)
         if not loss.any():
             return [0.0] * len(tiles)
