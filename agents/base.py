@@ -21,7 +21,10 @@ class Agent(Protocol):
     - ``needs_observation: bool`` (default True): False lets a driver skip the plane encoder
       and pass ``observation=None`` — rule-based agents read only the view and the mask;
     - ``reseed(seed: int | None) -> None``: the evaluation harness reseeds every agent per hand,
-      so results do not depend on how deals are split over worker processes.
+      so results do not depend on how deals are split over worker processes;
+    - ``stochastic: bool`` (default True): False promises that the agent's choices do not
+      depend on its seed (a greedy network), so a driver may let one instance serve many
+      concurrent deals (self-play batches them) instead of one reseeded instance per deal.
     """
 
     name: str

@@ -379,6 +379,11 @@ class PPOAgent(BaseAgent):
         self._generator = torch.Generator(device=self.device)
         self.reseed(seed)
 
+    @property
+    def stochastic(self) -> bool:
+        """Whether the seed matters (``agents.base``): only when sampling."""
+        return not self.greedy
+
     def reseed(self, seed: int | None) -> None:
         """Seed the sampling generator (only used with ``greedy=False``)."""
         self._generator.manual_seed(0 if seed is None else int(seed))

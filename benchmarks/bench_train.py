@@ -1,16 +1,16 @@
-"""Training throughput on this machine: learner steps/s of ``mjenv train ppo``.
+"""Training throughput: learner steps/s of ``mjenv train ppo`` as a ratio to random play's
+decisions/s, measured in the same run.
 
-Measures, in one run:
-1. the peer: the bare engine (``Hand`` + observation encoding + mask) with random agents in
-   all four seats — the cost of the game itself, in decisions/s;
-2. PPO training (rollout with batched inference + update) with the default network, for each
-   ``--workers`` value asked for, in learner steps/s (``charts/SPS``) and all-seat decisions/s
-   during rollouts (``charts/decisions_per_s``).
-Reports medians over the updates after the first (which pays for imports and process start)
-and the ratio of rollout decisions/s to the bare engine's.
+    python benchmarks/bench_train.py [--updates 5] [--init-from ppo:pretrained]
+                                     [--num-envs 32] [--workers 1] [-- EXTRA TRAIN FLAGS]
 
-    python benchmarks/bench_train.py [--updates 4] [--num-steps 2048] [--workers 1 2]
-                                     [--features analysis-v1]
+The metric of the self-play issue: the median ``charts/SPS`` (learner steps over the wall time
+of the update's rollout and PPO update, as progress.csv has it) of updates 2 onward of
+``mjenv train ppo --init-from <shipped policy> --num-envs 32 --workers 1``, divided by the
+decisions/s of four random agents on the same engine without observation encoding (process
+CPU time) — the floor every agent pays. The reference is measured before and after the
+training, and the mean of the two is used, so the machine's drift (±25 % here from minute to
+minute) weighs on both sides alike.
 """
 
 from __future__ import annotations
@@ -27,55 +27,69 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def engine_decisions_per_s(seconds: float, seed: int = 0) -> float:
-    import numpy as np
-
+def random_decisions_per_s(seconds: float, seed: int) -> float:
+    """Four random agents (no observation), process CPU time."""
     from agents import make_agent
     from mjenv.env.play import play
     from mjenv.game import Hand
 
-    agent = make_agent("random", seed=seed)
-    agent.needs_observation = True          # pay for the planes, as a learning agent does
-    rng = np.random.default_rng(seed)
-    decisions: list = []
-    t0 = time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        play(Hand(seed=int(rng.integers(2**62))), [agent] * 4, on_step=decisions.append)
-    return len(decisions) / (time.perf_counter() - t0)
+    agents = [make_agent("random", seed=seed + s) for s in range(4)]
+    decisions = 0
+
+    def count(*_) -> None:
+        nonlocal decisions
+        decisions += 1
+
+    t0 = time.process_time()
+    deal = 0
+    while time.process_time() - t0 < seconds:
+        play(Hand(seed=seed * 100_000 + deal), agents, on_step=count)
+        deal += 1
+    return decisions / (time.process_time() - t0)
 
 
-def ppo_rates(workers: int, updates: int, num_steps: int, fixed: str, features: str
-              ) -> tuple[float, float]:
+def learner_sps(updates: int, init_from: str, num_envs: int, workers: int,
+                extra: list[str]) -> list[float]:
+    """``charts/SPS`` of updates 2 … ``updates`` of a fresh run."""
+    from training.args import add_args_flags, args_from_namespace
     from training.ppo import Args, train
 
+    parser = argparse.ArgumentParser()
+    add_args_flags(parser, Args)
     with tempfile.TemporaryDirectory() as tmp:
-        args = Args(out=tmp, seed=1, total_steps=num_steps * 1000, num_steps=num_steps,
-                    workers=workers, eval_every=0, fixed_opponents=fixed, device="cpu",
-                    features=features)
-        train(args, progress=False, stop_after=updates)
-        with open(Path(tmp) / "progress.csv") as f:
-            rows = list(csv.DictReader(f))[1:]
-    return (statistics.median(float(r["charts/SPS"]) for r in rows),
-            statistics.median(float(r["charts/decisions_per_s"]) for r in rows))
+        ns = parser.parse_args(["--out", f"{tmp}/run", "--init-from", init_from,
+                                "--num-envs", str(num_envs), "--workers", str(workers),
+                                "--eval-every", "0", "--seed", "1", *extra])
+        args, given = args_from_namespace(ns, Args)
+        train(args, given, progress=False, stop_after=updates)
+        with open(Path(tmp) / "run" / "progress.csv") as f:
+            rows = [r for r in csv.DictReader(f) if int(r["update"]) >= 2]
+    return [float(r["charts/SPS"]) for r in rows]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--updates", type=int, default=4)
-    parser.add_argument("--num-steps", type=int, default=2048)
-    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--fixed-opponents", default="heuristic:3,random:1")
-    parser.add_argument("--features", default="", help="network input: '' or 'analysis-v1'")
+    parser.add_argument("--updates", type=int, default=5)
+    parser.add_argument("--init-from", default="ppo:pretrained")
+    parser.add_argument("--num-envs", type=int, default=32)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--reference-seconds", type=float, default=10.0)
+    parser.add_argument("extra", nargs="*", help="more `mjenv train ppo` flags (after --)")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.2f}")
-    peer = engine_decisions_per_s(10.0)
-    print(f"bare engine, 4 random agents: {peer:,.0f} decisions/s")
-    for w in args.workers:
-        sps, dps = ppo_rates(w, args.updates, args.num_steps, args.fixed_opponents,
-                             args.features)
-        print(f"ppo --workers {w} --features '{args.features}': {sps:,.0f} learner steps/s (median of {args.updates - 1} "
-              f"updates of {args.num_steps}); rollout {dps:,.0f} decisions/s = "
-              f"{dps / peer:.2f}x the bare engine")
+    before = random_decisions_per_s(args.reference_seconds, 1)
+    sps = learner_sps(args.updates, args.init_from, args.num_envs, args.workers, args.extra)
+    after = random_decisions_per_s(args.reference_seconds, 2)
+    reference = (before + after) / 2
+    median = statistics.median(sps)
+    print(f"random play, 4 agents, no encoding: {before:,.0f} / {after:,.0f} decisions/s "
+          f"(before / after)")
+    print(f"mjenv train ppo --init-from {args.init_from} --num-envs {args.num_envs} "
+          f"--workers {args.workers} {' '.join(args.extra)}".rstrip())
+    print(f"  charts/SPS of updates 2-{args.updates}: "
+          + ", ".join(f"{s:,.0f}" for s in sps))
+    print(f"learner steps/s vs random play's decisions/s: {median / reference:.4f} "
+          f"(median {median:,.0f} / {reference:,.0f})")
     return 0
 
 

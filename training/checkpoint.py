@@ -42,12 +42,16 @@ NET_FIELDS = ("channels", "blocks", "features")
 def save_training_checkpoint(path: str | os.PathLike, *, net: PolicyNet,
                              optimizer: torch.optim.Optimizer, rules: RuleConfig,
                              args: dict[str, Any], update: int, global_step: int,
-                             rng: np.random.Generator, pool) -> None:
+                             rng: np.random.Generator, pool,
+                             behaviour: dict[str, Any] | None = None) -> None:
+    """``behaviour``: the version and weights of the rollout in flight (overlapped runs), so
+    that a resumed run plays it again exactly as the uninterrupted run did."""
     payload = policy_payload(net, rules, meta={"update": update, "global_step": global_step})
     payload.update(
         optimizer=optimizer.state_dict(),
         rng={"numpy": rng.bit_generator.state, "torch": torch.get_rng_state()},
         pool=pool.state(),
+        behaviour=behaviour,
         update=int(update),
         global_step=int(global_step),
         args=dict(args),

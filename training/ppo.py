@@ -6,8 +6,8 @@ update — small functions so they can be unit-tested) → ``train`` (rollout, G
 epochs, logging, evaluation, checkpoint). The network and masked sampling live in
 ``agents/ppo.py``; the opponent pool and rollout workers in ``training/selfplay.py``.
 
-One *step* is one decision of the learner (the seat being trained); ``--total-steps`` counts
-those. Logs (CleanRL's names): TensorBoard under ``OUT/tb`` and the same scalars in
+One *step* is one decision of a trained seat (the learner's, and by default every other seat
+the latest weights play: ``training.selfplay``); ``--total-steps`` counts those. Logs (CleanRL's names): TensorBoard under ``OUT/tb`` and the same scalars in
 ``OUT/progress.csv``: ``charts/learning_rate``, ``charts/SPS``, ``charts/score`` (mean raw score
 delta of the learner per deal in the rollout), ``losses/value_loss``, ``losses/policy_loss``,
 ``losses/entropy``, ``losses/approx_kl``, ``losses/old_approx_kl``, ``losses/clipfrac``,
@@ -59,9 +59,14 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
     clip_vloss: bool = arg(True, "clip the value update around the rollout's values too")
     shaping_coef: float = arg(0.0, "potential-based shaping weight, potential = -coef * "
                                    "shanten (0: off)", low=0)
+    train_latest_seats: bool = arg(True, "train on every seat the latest weights play, not only "
+                                         "the learner's")
     paired_baseline: bool = arg(False, "replay each deal from the same seed with the learner's "
                                        "seat greedy; reward = score minus that shadow score "
                                        "(unbiased, lower variance, ~2x engine work per step)")
+    overlap: bool = arg(True, "play the next rollout in worker processes while the learner "
+                              "updates: its behaviour policy is then one update old (PPO's "
+                              "ratio is taken against it)")
     pool_size: int = arg(8, "most snapshots kept (oldest dropped first)", low=0)
     eval_every: int = arg(10, "updates between duplicate evaluations (0: never)", low=0)
     eval_deals: int = arg(32, "deals per evaluation (each played from all four seats)", low=1)
@@ -82,7 +87,8 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
 
     def settings(self, **extra: Any) -> RolloutSettings:
         return super().settings(num_envs=self.num_envs, shaping_coef=self.shaping_coef,
-                                paired_baseline=self.paired_baseline, **extra)
+                                paired_baseline=self.paired_baseline,
+                                train_latest_seats=self.train_latest_seats, **extra)
 
     def run_files(self) -> tuple[str, ...]:
         """What a run writes into ``out`` (``training.rundir``)."""
@@ -398,6 +404,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
     rng = np.random.default_rng([args.seed, 0x5EED])
     pool = OpponentPool(args.pool_size)
     update0, global_step = 0, 0
+    behaviour = None      # (version, weights) of the rollout in flight when the run stopped
     if state is not None:
         net.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
@@ -405,6 +412,8 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
         torch.set_rng_state(state["rng"]["torch"])
         pool = OpponentPool.from_state(state["pool"])
         update0, global_step = int(state["update"]), int(state["global_step"])
+        if state.get("behaviour") is not None:
+            behaviour = (int(state["behaviour"]["update"]), state["behaviour"]["model"])
     else:
         if init is not None:
             net.load_state_dict(init["model"])
@@ -413,7 +422,6 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
             behaviour_clone(net, rules, hands=args.bc_hands, epochs=args.bc_epochs, lr=args.bc_lr,
                             seed=args.seed, reward_scale=args.reward_scale, out=out / "bc.pt",
                             workers=args.workers)
-        pool.add(0, net.state_dict())
 
     log = RunLog(out, update0 if state is not None else None)
     bar = Progress(args.total_steps, global_step) if progress else None
@@ -434,39 +442,65 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
 
     if args.eval_every and update0 == 0:
         log.log(0, 0, run_evals())            # the starting point (random or BC weights)
+    def weights() -> dict[str, torch.Tensor]:
+        return {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
+
     try:
-        with RolloutWorkers(args.workers, settings, net.config) as workers:
+        with RolloutWorkers(args.workers, settings, net.config,
+                            background=args.overlap) as workers:
+
+            def submit(update: int, version: int, state: dict[str, torch.Tensor],
+                       done: int) -> tuple[int, dict[str, torch.Tensor]]:
+                """Start rollout ``update`` with the weights of ``version`` (the updates
+                behind them); each version joins the pool when it first plays (every
+                ``snapshot_every``-th, 0 included)."""
+                if version % args.snapshot_every == 0 and version not in [u for u, _ in pool.snapshots]:
+                    pool.add(version, state)
+                workers.submit(state, pool, args.seed, update, args.update_target(done))
+                return version, state
+
             update = update0
+            if behaviour is None:         # a new run, or a run saved without a rollout in flight
+                behaviour = submit(update + 1, update, weights(), global_step)
+            else:                         # replay the rollout that was in flight, as it was
+                workers.submit(behaviour[1], pool, args.seed, update + 1,
+                               args.update_target(global_step))
             while global_step < args.total_steps:
                 update += 1
                 t0 = time.time()
                 lr = annealed_lr(args, global_step)
                 for group in optimizer.param_groups:
                     group["lr"] = lr
-                rollout = workers.collect(net, pool, args.seed, update,
-                                          args.update_target(global_step))
-                t_roll = time.time() - t0
-                stats = ppo_update(net, optimizer, rollout, args, rng)
+                rollout = workers.result()
                 global_step += len(rollout)
+                last = global_step >= args.total_steps
+                behaviour = None
+                if args.overlap and not last:      # plays while this update runs
+                    behaviour = submit(update + 1, update - 1, weights(), global_step)
+                stats = ppo_update(net, optimizer, rollout, args, rng)
+                if not args.overlap and not last:
+                    behaviour = submit(update + 1, update, weights(), global_step)
                 elapsed = time.time() - t0
+                primary = rollout.primary
                 scalars = {"charts/learning_rate": lr,
                            "charts/SPS": len(rollout) / elapsed,
-                           "charts/decisions_per_s": rollout.decisions / t_roll,
-                           "charts/score": float(rollout.scores.mean()),
-                           "charts/win_rate": float(rollout.won.mean()),
-                           "charts/deal_in_rate": float(rollout.dealt_in.mean()),
+                           "charts/decisions_per_s": rollout.decisions / rollout.seconds,
+                           # the learner's own seats: its score against the field
+                           "charts/score": float(rollout.scores[primary].mean()),
+                           "charts/win_rate": float(rollout.won[primary].mean()),
+                           "charts/deal_in_rate": float(rollout.dealt_in[primary].mean()),
                            **{f"losses/{k}": v for k, v in stats.items()}}
-                if update % args.snapshot_every == 0:
-                    pool.add(update, net.state_dict())
-                last = global_step >= args.total_steps
                 if args.eval_every and (update % args.eval_every == 0 or last):
                     scalars.update(run_evals())
                 log.log(update, global_step, scalars)
                 stopping = stop_after is not None and update - update0 >= stop_after
                 if update % args.save_every == 0 or last or stopping:
+                    in_flight = (None if behaviour is None or not args.overlap else
+                                 {"update": behaviour[0], "model": behaviour[1]})
                     save_training_checkpoint(ckpt_path, net=net, optimizer=optimizer, rules=rules,
                                              args=dataclasses.asdict(args), update=update,
-                                             global_step=global_step, rng=rng, pool=pool)
+                                             global_step=global_step, rng=rng, pool=pool,
+                                             behaviour=in_flight)
                 if bar is not None:
                     bar.show(update, global_step, scalars["charts/SPS"],
                              f"kl {readable(stats['approx_kl'])} "

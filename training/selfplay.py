@@ -10,8 +10,16 @@ number of decisions. Every deal draws, independently:
   the latest while the pool is empty) or a fixed agent (``fixed_share``, 20 %, drawn from
   ``fixed_opponents``: heuristic and random by default).
 
-Only the learner's decisions are recorded and trained on; a "latest" opponent runs the same
-weights but its decisions are not (it is part of the environment, like a frozen snapshot).
+Every seat played by the latest weights is trained on (``train_latest_seats``, default on):
+each is its own episode with its own reward, so a deal of self-play yields up to four
+trajectories for the engine work of one. With the option off only the learner's seat is
+recorded and a "latest" opponent is part of the environment, like a frozen snapshot. The
+per-episode statistics mark the learner's own episodes (``primary``): the curves of
+``charts/score`` read those, the score against a field, not against itself.
+
+Fixed agents are seeded per (deal, seat): each concurrent deal has its own instances, reseeded
+from the deal's seed and the seat when the deal starts, so a deal's opponents act alike in any
+rollout that plays it (and in its paired shadow) however deals interleave.
 
 Rewards. The learner's hand score delta times ``reward_scale`` (default 1/40: a typical
 10-point ron is +30 for the winner, so rewards are mostly within ±1), given on the learner's
@@ -22,14 +30,14 @@ with ``Φ = 0`` after the last one, which leaves the optimal policy unchanged.
 
 Paired baseline (``paired_baseline``, off by default). Most of a deal's score is luck: the
 tiles. With the option on, every deal is also played a second time from the same seed — the
-same wall, the same opponents — with the learner's seat on the latest weights acting greedily,
-and the learner's terminal reward becomes its score minus that shadow score. Network-played
-opponents then act greedily in both copies, so the two differ only where the learner's sampled
+same wall, the same opponents, seeded alike — with every network-played seat acting greedily,
+and each trained seat's terminal reward becomes its score minus its shadow score. Seats that are
+not trained act greedily in both copies, so the two differ only where the trained seats' sampled
 actions do. The shadow deal shares the deal's luck but not those actions, so subtracting it is
 a baseline in the policy-gradient sense (Williams 1992; common random numbers, as in TRPO's
 "vine" estimates): the gradient stays unbiased and its variance drops, for about twice the
-engine work per learner step. Fixed agents that break ties at random (the heuristic) make the
-copies drift apart on their own: against them the pairing gains little (docs/training.md).
+engine work per learner step. Fixed agents act alike in both copies (seeded per deal and seat)
+until the trained seats' actions make the deals differ.
 
 Batching. Each tick gathers every pending decision of every concurrent deal, groups them by
 controller (one forward pass for all seats on the latest weights, one per snapshot, one
@@ -71,6 +79,7 @@ class RolloutSettings:
     fixed_share: float = 0.2
     fixed_opponents: tuple[tuple[str, float], ...] = (("heuristic", 3.0), ("random", 1.0))
     paired_baseline: bool = False
+    train_latest_seats: bool = True
 
     def __post_init__(self) -> None:
         shares = (self.latest_share, self.past_share, self.fixed_share)
@@ -126,8 +135,10 @@ class OpponentPool:
 
 @dataclass
 class Rollout:
-    """The learner's transitions, episodes contiguous and in order (``dones[t]`` marks the last
-    decision of a deal), plus per-deal statistics."""
+    """The trained seats' transitions, episodes contiguous and in order (``dones[t]`` marks the
+    last decision of a seat's deal), plus per-episode statistics: one entry per trained seat of
+    each deal (a seat that never decided — 天胡 — has an entry but no transitions), in the
+    order of the episodes."""
 
     obs: np.ndarray            # float32 (T, C, 34)
     masks: np.ndarray          # bool (T, 110)
@@ -136,11 +147,13 @@ class Rollout:
     values: np.ndarray         # float32 (T,)
     rewards: np.ndarray        # float32 (T,)
     dones: np.ndarray          # float32 (T,)
-    scores: np.ndarray         # float64 (deals,): the learner's raw score delta
-    won: np.ndarray            # bool (deals,)
-    dealt_in: np.ndarray       # bool (deals,)
-    baselines: np.ndarray      # float64 (deals,): the shadow deal's score (0 without pairing)
+    scores: np.ndarray         # float64 (E,): the seat's raw score delta
+    won: np.ndarray            # bool (E,)
+    dealt_in: np.ndarray       # bool (E,)
+    baselines: np.ndarray      # float64 (E,): the shadow deal's score (0 without pairing)
+    primary: np.ndarray        # bool (E,): the learner's own seat (the others: latest weights)
     decisions: int = 0         # every decision of every seat (engine work done)
+    seconds: float = 0.0       # wall time of the play (the slowest worker's, once concatenated)
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -148,19 +161,22 @@ class Rollout:
     @staticmethod
     def concat(parts: Sequence["Rollout"]) -> "Rollout":
         names = ("obs", "masks", "actions", "logprobs", "values", "rewards", "dones", "scores",
-                 "won", "dealt_in", "baselines")
+                 "won", "dealt_in", "baselines", "primary")
         return Rollout(**{n: np.concatenate([getattr(p, n) for p in parts]) for n in names},
-                       decisions=sum(p.decisions for p in parts))
+                       decisions=sum(p.decisions for p in parts),
+                       seconds=max(p.seconds for p in parts))
 
 
 @dataclass
 class _Deal:
     hand: Any
     learner: int
+    trained: tuple[int, ...]              # the seats whose decisions are recorded
     controllers: tuple[Any, ...]          # per seat: LATEST, snapshot index, or fixed spec
-    shadow: Any = None                    # the same deal, the learner's seat greedy (paired)
-    steps: list[tuple] = field(default_factory=list)
-    potentials: list[float] = field(default_factory=list)
+    agents: tuple[dict[int, Any], ...]    # per copy (deal, shadow): seat -> fixed agent
+    shadow: Any = None                    # the same deal, network seats greedy (paired)
+    steps: dict[int, list[tuple]] = field(default_factory=dict)
+    potentials: dict[int, list[float]] = field(default_factory=dict)
 
 
 def _potential(view, coef: float) -> float:
@@ -191,13 +207,45 @@ def sample_opponent(rng: np.random.Generator, settings: RolloutSettings,
     return settings.fixed_opponents[rng.choice(len(weights), p=weights / weights.sum())][0]
 
 
+def opponent_seed(deal_seed: int, seat: int) -> int:
+    """The seed of the fixed agent in ``seat`` of the deal dealt from ``deal_seed``."""
+    return int(np.random.SeedSequence([deal_seed, seat, 0xA6E]).generate_state(
+        1, np.uint64)[0])
+
+
+class FixedAgents:
+    """Instances of the fixed agents, one per (concurrent deal, copy, seat, spec): each deal's
+    opponents keep their own random state, reseeded when the deal starts, so what they do
+    depends only on the deal. An agent that says its choices need no seed
+    (``stochastic = False``: a greedy network) is one instance for all deals, so its
+    decisions batch together."""
+
+    def __init__(self) -> None:
+        self._shared: dict[str, Any] = {}
+        self._made: dict[tuple, Any] = {}
+
+    def get(self, spec: str, slot: int, copy: int, seat: int, seed: int) -> Any:
+        from agents import make_agent
+
+        shared = self._shared.get(spec)
+        if shared is None:
+            shared = self._shared[spec] = make_agent(spec)
+        if not getattr(shared, "stochastic", True):
+            return shared
+        agent = self._made.get((spec, slot, copy, seat))
+        if agent is None:
+            agent = self._made[(spec, slot, copy, seat)] = make_agent(spec)
+        reseed = getattr(agent, "reseed", None)
+        if reseed is not None:
+            reseed(seed)
+        return agent
+
+
 @torch.no_grad()
 def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: RolloutSettings,
-                    seed: Sequence[int] | int, target_steps: int,
-                    fixed_agents: dict[str, Any] | None = None) -> Rollout:
-    """Play deals until the learner has made ``target_steps`` decisions (deals already running
-    then finish; no new ones start), and return its transitions."""
-    from agents import make_agent
+                    seed: Sequence[int] | int, target_steps: int) -> Rollout:
+    """Play deals until the trained seats have made ``target_steps`` decisions (deals already
+    running then finish; no new ones start), and return their transitions."""
     from mjenv.env.actions import decode_action, legal_mask
     from mjenv.env.observation import encode
     from mjenv.game import Hand
@@ -205,9 +253,7 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
     rng = np.random.default_rng(seed)
     gen = torch.Generator().manual_seed(int(rng.integers(2**62)))
     device = next(net.parameters()).device
-    if fixed_agents is None:
-        fixed_agents = {spec: make_agent(spec, seed=int(rng.integers(2**31)))
-                        for spec, _ in settings.fixed_opponents}
+    fixed = FixedAgents()
     nets: dict[Any, PolicyNet] = {LATEST: net, **dict(enumerate(snapshots))}
     inputs = InputBuilder(net.config)    # snapshots are copies of the learner: same input
 
@@ -215,64 +261,68 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
     out_steps: list[tuple] = []
     rewards: list[float] = []
     dones: list[float] = []
-    scores, won, dealt_in, baselines = [], [], [], []
+    episodes: list[tuple[float, bool, bool, float, bool]] = []
     decisions = 0
-    pending_steps = 0            # learner decisions inside deals still running
+    pending_steps = 0            # trained decisions inside deals still running
 
-    def new_deal() -> _Deal:
+    def new_deal(slot: int) -> _Deal:
         learner = int(rng.integers(4))
         controllers = tuple(LATEST if s == learner else sample_opponent(rng, settings, len(snapshots))
                             for s in range(4))
+        trained = tuple(s for s in range(4) if s == learner or (
+            settings.train_latest_seats and controllers[s] == LATEST))
         seed, wind = int(rng.integers(2**62)), int(rng.integers(2))
         hand = Hand(settings.rules, seed=seed, dealer=0, round_wind=wind)
         shadow = (Hand(settings.rules, seed=seed, dealer=0, round_wind=wind)
                   if settings.paired_baseline else None)
-        return _Deal(hand, learner, controllers, shadow)
+        agents = tuple({s: fixed.get(c, slot, copy, s, opponent_seed(seed, s))
+                        for s, c in enumerate(controllers) if isinstance(c, str)}
+                       for copy in range(2 if shadow is not None else 1))
+        return _Deal(hand, learner, trained, controllers, agents, shadow,
+                     {s: [] for s in trained}, {s: [] for s in trained})
 
     def over(deal: _Deal) -> bool:
         return deal.hand.over and (deal.shadow is None or deal.shadow.over)
 
     def finish(deal: _Deal) -> None:
         res = deal.hand.result
-        delta = float(res.deltas[deal.learner])
-        baseline = 0.0 if deal.shadow is None else float(deal.shadow.result.deltas[deal.learner])
-        scores.append(delta)
-        baselines.append(baseline)
-        won.append(deal.learner in res.winners)
-        dealt_in.append(res.discarder == deal.learner)
-        n = len(deal.steps)
-        if n == 0:                # the deal ended before the learner ever decided (天胡)
-            return
-        pots = deal.potentials + [0.0]
-        for i, step in enumerate(deal.steps):
-            r = settings.gamma * pots[i + 1] - pots[i] if settings.shaping_coef else 0.0
-            if i == n - 1:
-                r += (delta - baseline) * settings.reward_scale
-            out_steps.append(step)
-            rewards.append(r)
-            dones.append(1.0 if i == n - 1 else 0.0)
+        for seat in deal.trained:
+            delta = float(res.deltas[seat])
+            baseline = 0.0 if deal.shadow is None else float(deal.shadow.result.deltas[seat])
+            episodes.append((delta, seat in res.winners, res.discarder == seat, baseline,
+                             seat == deal.learner))
+            steps = deal.steps[seat]
+            pots = deal.potentials[seat] + [0.0]
+            for i, step in enumerate(steps):
+                r = settings.gamma * pots[i + 1] - pots[i] if settings.shaping_coef else 0.0
+                last = i == len(steps) - 1
+                if last:
+                    r += (delta - baseline) * settings.reward_scale
+                out_steps.append(step)
+                rewards.append(r)
+                dones.append(1.0 if last else 0.0)
 
     while True:
         for i, deal in enumerate(deals):
             if deal is not None and over(deal):
-                pending_steps -= len(deal.steps)
+                pending_steps -= sum(map(len, deal.steps.values()))
                 finish(deal)
                 deal = deals[i] = None
             if deal is None and len(out_steps) + pending_steps < target_steps:
-                deals[i] = new_deal()
+                deals[i] = new_deal(i)
         live = [d for d in deals if d is not None]
         if not live:
             break
         # Gather every pending decision, grouped by controller.
         groups: dict[Any, list[tuple]] = {}
         for deal in live:
-            for hand in (deal.hand, deal.shadow):
+            for copy, hand in enumerate((deal.hand, deal.shadow)):
                 if hand is None:
                     continue
                 for seat in hand.to_act:
                     view = hand.view(seat)
                     groups.setdefault(deal.controllers[seat], []).append(
-                        (deal, hand, seat, view, encode(view), legal_mask(view)))
+                        (deal, hand, seat, view, encode(view), legal_mask(view), copy))
         answers: list[tuple] = []        # (hand, seat, view, action id, deal, record or None)
         for key in sorted(groups, key=lambda k: (isinstance(k, str), str(k))):
             items = groups[key]
@@ -285,35 +335,42 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
                 logits, values = nets[key](obs_t)
                 logits = masked_logits(logits, mask_t)
                 acts = sample_masked(logits, gen)
-                if settings.paired_baseline:   # only the learner samples (the shadow's is greedy)
-                    sampled = torch.tensor([key == LATEST and hand is deal.hand and seat == deal.learner
-                                            for deal, hand, seat, *_ in items], device=device)
-                    acts = torch.where(sampled, acts, logits.argmax(-1))
+                trained = [key == LATEST and copy == 0 and seat in deal.trained
+                           for deal, _, seat, _, _, _, copy in items]
+                if settings.paired_baseline:   # only trained seats sample (the shadow is greedy)
+                    acts = torch.where(torch.tensor(trained, device=device), acts,
+                                       logits.argmax(-1))
                 logps = torch.log_softmax(logits, -1).gather(1, acts[:, None]).squeeze(1)
                 acts_np, logps_np, values_np = acts.cpu().numpy(), logps.cpu().numpy(), values.cpu().numpy()
-                for j, (deal, hand, seat, view, _, _) in enumerate(items):
+                for j, (deal, hand, seat, view, _, _, _) in enumerate(items):
                     record = None
-                    if key == LATEST and hand is deal.hand and seat == deal.learner:
+                    if trained[j]:
                         record = (obs[j], masks[j], int(acts_np[j]), float(logps_np[j]), float(values_np[j]),
                                   _potential(view, settings.shaping_coef) if settings.shaping_coef else 0.0)
                     answers.append((hand, seat, view, int(acts_np[j]), deal, record))
             else:
-                acts_np = np.asarray(fixed_agents[key].act_batch(obs, masks, [it[3] for it in items]))
+                by_agent: dict[int, tuple[Any, list[int]]] = {}
+                for j, (deal, _, seat, _, _, _, copy) in enumerate(items):
+                    agent = deal.agents[copy][seat]
+                    by_agent.setdefault(id(agent), (agent, []))[1].append(j)
+                acts_np = np.empty(len(items), dtype=np.int64)
+                for agent, js in by_agent.values():
+                    acts_np[js] = agent.act_batch(obs[js], masks[js], [items[j][3] for j in js])
                 answers.extend((hand, seat, view, int(a), deal, None)
-                               for (deal, hand, seat, view, _, _), a in zip(items, acts_np))
+                               for (deal, hand, seat, view, *_), a in zip(items, acts_np))
         for hand, seat, view, aid, deal, record in answers:
             if seat not in hand.to_act:   # the window closed before this seat's turn
                 continue
             hand.step(seat, decode_action(aid, view))
             decisions += 1
             if record is not None:
-                deal.steps.append(record[:5])
-                deal.potentials.append(record[5])
+                deal.steps[seat].append(record[:5])
+                deal.potentials[seat].append(record[5])
                 pending_steps += 1
 
-    c = len(out_steps)
-    if c == 0:
+    if not out_steps:
         raise RuntimeError("rollout collected no learner decision")
+    stats = list(zip(*episodes))
     return Rollout(
         obs=np.stack([s[0] for s in out_steps]).astype(np.float32),
         masks=np.stack([s[1] for s in out_steps]),
@@ -322,10 +379,11 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
         values=np.array([s[4] for s in out_steps], dtype=np.float32),
         rewards=np.array(rewards, dtype=np.float32),
         dones=np.array(dones, dtype=np.float32),
-        scores=np.array(scores, dtype=np.float64),
-        won=np.array(won, dtype=bool),
-        dealt_in=np.array(dealt_in, dtype=bool),
-        baselines=np.array(baselines, dtype=np.float64),
+        scores=np.array(stats[0], dtype=np.float64),
+        won=np.array(stats[1], dtype=bool),
+        dealt_in=np.array(stats[2], dtype=bool),
+        baselines=np.array(stats[3], dtype=np.float64),
+        primary=np.array(stats[4], dtype=bool),
         decisions=decisions,
     )
 
@@ -333,24 +391,34 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
 # --------------------------------------------------------------------------- workers
 
 
+def _collect(net: PolicyNet, cache: dict, settings: RolloutSettings, job: tuple) -> Rollout:
+    """Play one job ``(seed, target, weights, snapshots)`` with ``net`` (loaded with the
+    weights) and snapshot networks rebuilt only when the pool changed (``cache``)."""
+    import time
+
+    seed, target, state, snapshots = job
+    net.load_state_dict(state)
+    ids = [u for u, _ in snapshots]
+    if ids != cache.get("ids"):
+        device = next(net.parameters()).device
+        cache["nets"] = [build_net(net.config, w).to(device).eval() for _, w in snapshots]
+        cache["ids"] = ids
+    t0 = time.perf_counter()
+    rollout = collect_rollout(net, cache["nets"], settings, seed, target)
+    rollout.seconds = time.perf_counter() - t0
+    return rollout
+
+
 def _worker_main(conn, settings: RolloutSettings, net_config: dict) -> None:
     torch.set_num_threads(1)           # one core per worker: no oversubscription
-    config = NetConfig(**net_config)
-    net = build_net(config).eval()
-    snapshot_nets: list[PolicyNet] = []
-    snapshot_ids: list[int] = []
+    net = build_net(NetConfig(**net_config)).eval()
+    cache: dict = {}
     while True:
         msg = conn.recv()
         if msg is None:
             return
-        seed, target, state, snapshots = msg
         try:
-            net.load_state_dict(state)
-            ids = [u for u, _ in snapshots]
-            if ids != snapshot_ids:
-                snapshot_nets = [build_net(config, w).eval() for _, w in snapshots]
-                snapshot_ids = ids
-            conn.send(("ok", collect_rollout(net, snapshot_nets, settings, seed, target)))
+            conn.send(("ok", _collect(net, cache, settings, msg)))
         except Exception as exc:  # report to the learner instead of hanging it
             import traceback
             conn.send(("error", f"{exc!r}\n{traceback.format_exc()}"))
@@ -358,10 +426,16 @@ def _worker_main(conn, settings: RolloutSettings, net_config: dict) -> None:
 
 class RolloutWorkers:
     """``workers`` processes (``spawn``: safe with torch's thread pools), each playing
-    ``settings.num_envs`` concurrent deals with its own batched inference. With
-    ``workers == 1`` the rollout runs in this process (no copying, easy to debug)."""
+    ``settings.num_envs`` concurrent deals with its own batched inference.
 
-    def __init__(self, workers: int, settings: RolloutSettings, net_config: NetConfig) -> None:
+    A rollout is asked for with :meth:`submit` and taken with :meth:`result`, so the learner
+    can update its network while the workers play (``background``). Without ``background``
+    and with one worker, the rollout runs in this process when :meth:`result` is called (no
+    copying, easy to debug). A job carries copies of the weights, so what the learner does to
+    its network after :meth:`submit` does not reach the rollout."""
+
+    def __init__(self, workers: int, settings: RolloutSettings, net_config: NetConfig,
+                 background: bool = False) -> None:
         if workers < 1:
             raise ValueError(f"workers must be >= 1, got {workers}")
         self.workers = workers
@@ -369,8 +443,9 @@ class RolloutWorkers:
         self.net_config = net_config
         self._conns = []
         self._procs = []
-        self._local_snapshots: tuple[list[int], list[PolicyNet]] = ([], [])
-        if workers > 1:
+        self._local: tuple[PolicyNet, dict] | None = None
+        self._pending: list[tuple] | None = None
+        if workers > 1 or background:
             ctx = mp.get_context("spawn")
             from dataclasses import asdict
             for _ in range(workers):
@@ -381,27 +456,29 @@ class RolloutWorkers:
                 self._conns.append(parent)
                 self._procs.append(proc)
 
-    def collect(self, net: PolicyNet, pool: OpponentPool, seed: int, update: int,
-                target_steps: int) -> Rollout:
-        """``target_steps`` learner decisions, split evenly over the workers; worker ``w`` is
-        seeded with ``[seed, update, w]``."""
+    def submit(self, weights: dict[str, torch.Tensor], pool: OpponentPool, seed: int,
+               update: int, target_steps: int) -> None:
+        """Start a rollout of ``target_steps`` learner decisions with ``weights``, split evenly
+        over the workers; worker ``w`` is seeded with ``[seed, update, w]``."""
+        if self._pending is not None:
+            raise RuntimeError("a rollout is already running: take its result first")
         per_worker = -(-target_steps // self.workers)
-        if self.workers == 1:
-            ids = [u for u, _ in pool.snapshots]
-            if ids != self._local_snapshots[0]:
-                device = next(net.parameters()).device
-                self._local_snapshots = (ids, [build_net(self.net_config, w).to(device).eval()
-                                               for _, w in pool.snapshots])
-            was_training = net.training
-            net.eval()
-            try:
-                return collect_rollout(net, self._local_snapshots[1], self.settings,
-                                       [seed, update, 0], per_worker)
-            finally:
-                net.train(was_training)
-        state = {k: v.detach().cpu() for k, v in net.state_dict().items()}
-        for w, conn in enumerate(self._conns):
-            conn.send(([seed, update, w], per_worker, state, pool.snapshots))
+        state = {k: v.detach().cpu().clone() for k, v in weights.items()}
+        jobs = [([seed, update, w], per_worker, state, pool.snapshots)
+                for w in range(self.workers)]
+        for conn, job in zip(self._conns, jobs):
+            conn.send(job)
+        self._pending = jobs
+
+    def result(self) -> Rollout:
+        """The rollout last submitted (waits for it)."""
+        jobs, self._pending = self._pending, None
+        if jobs is None:
+            raise RuntimeError("no rollout was submitted")
+        if not self._conns:
+            if self._local is None:
+                self._local = (build_net(self.net_config).eval(), {})
+            return _collect(*self._local, self.settings, jobs[0])
         parts = []
         for conn in self._conns:
             status, payload = conn.recv()
@@ -409,6 +486,12 @@ class RolloutWorkers:
                 raise RuntimeError(f"rollout worker failed: {payload}")
             parts.append(payload)
         return Rollout.concat(parts)
+
+    def collect(self, weights: dict[str, torch.Tensor], pool: OpponentPool, seed: int,
+                update: int, target_steps: int) -> Rollout:
+        """:meth:`submit`, then :meth:`result`."""
+        self.submit(weights, pool, seed, update, target_steps)
+        return self.result()
 
     def close(self) -> None:
         for conn in self._conns:

@@ -8,8 +8,9 @@ import torch
 
 from agents.ppo import NetConfig, build_net
 from mjenv.env.observation import NUM_PLANES
-from training.selfplay import (LATEST, OpponentPool, RolloutSettings, sample_opponent,
-                               collect_rollout, parse_fixed_opponents)
+from training.selfplay import (LATEST, FixedAgents, OpponentPool, RolloutSettings,
+                               collect_rollout, opponent_seed, parse_fixed_opponents,
+                               sample_opponent)
 
 
 def test_parse_fixed_opponents():
@@ -44,14 +45,16 @@ def test_controller_shares():
                for c in (sample_opponent(rng, settings, 0) for _ in range(200)))
 
 
-def test_rollout_records_only_learner_decisions_in_whole_deals():
+def test_rollout_of_the_learner_alone_records_its_decisions_in_whole_deals():
     torch.manual_seed(0)
     net = build_net(NetConfig(NUM_PLANES, channels=8, blocks=1)).eval()
-    settings = RolloutSettings(num_envs=3, fixed_opponents=(("random", 1.0),), reward_scale=0.5)
+    settings = RolloutSettings(num_envs=3, fixed_opponents=(("random", 1.0),), reward_scale=0.5,
+                               train_latest_seats=False)
     r = collect_rollout(net, [net], settings, seed=[1, 2], target_steps=60)
     assert len(r) >= 60
     assert bool(r.masks[np.arange(len(r)), r.actions].all())
     assert r.dones[-1] == 1.0
+    assert r.primary.all()                       # one episode per deal: the learner's
     episodes = int(r.dones.sum())
     assert episodes <= len(r.scores)
     # Unshaped: the only non-zero reward of an episode is its last one, the scaled score.
@@ -61,6 +64,36 @@ def test_rollout_records_only_learner_decisions_in_whole_deals():
     assert not terminal - Counter(r.scores.tolist())
     # Learner decisions are about a quarter of all decisions (one seat of four; claims vary).
     assert 0.1 < len(r) / r.decisions < 0.6
+
+
+def test_rollout_trains_every_seat_of_the_latest_weights():
+    """Pure self-play: all four seats are trained, four episodes per deal, whose scores sum
+    to zero (one deal's settlement); every decision of the rollout is recorded."""
+    torch.manual_seed(0)
+    net = build_net(NetConfig(NUM_PLANES, channels=8, blocks=1)).eval()
+    settings = RolloutSettings(num_envs=3, latest_share=1.0, past_share=0.0, fixed_share=0.0,
+                               reward_scale=0.5)
+    r = collect_rollout(net, [], settings, seed=[1, 2], target_steps=200)
+    assert len(r) == r.decisions
+    assert len(r.scores) % 4 == 0 and r.primary.sum() == len(r.scores) // 4
+    assert not r.scores.reshape(-1, 4).sum(1).any()
+    terminal = Counter((r.rewards[r.dones == 1] / 0.5).tolist())
+    assert not terminal - Counter(r.scores.tolist())
+    assert bool(r.masks[np.arange(len(r)), r.actions].all())
+
+
+def test_mixed_rollout_trains_the_latest_seats_and_not_the_others():
+    torch.manual_seed(0)
+    net = build_net(NetConfig(NUM_PLANES, channels=8, blocks=1)).eval()
+    settings = RolloutSettings(num_envs=4, latest_share=0.5, past_share=0.0, fixed_share=0.5,
+                               fixed_opponents=(("random", 1.0),))
+    alone = collect_rollout(net, [], RolloutSettings(**{**settings.__dict__,
+                                                        "train_latest_seats": False}),
+                            seed=[3], target_steps=300)
+    every = collect_rollout(net, [], settings, seed=[3], target_steps=300)
+    # About 1 + 3 × 0.5 trained seats per deal instead of 1: more steps per engine decision.
+    assert len(every) / every.decisions > 1.6 * len(alone) / alone.decisions
+    assert 1.8 < len(every.scores) / every.primary.sum() < 3.2
 
 
 def test_rollout_of_a_features_network_stores_its_full_input():
@@ -113,7 +146,8 @@ def test_paired_deals_differ_only_where_the_learner_sampled_off_its_greedy_choic
     from agents.ppo import PPOAgent, masked_logits
     net = PPOAgent.pretrained().net.eval()
     settings = RolloutSettings(num_envs=4, latest_share=0.5, past_share=0.0, fixed_share=0.5,
-                               fixed_opponents=(("ppo:pretrained", 1.0),), paired_baseline=True)
+                               fixed_opponents=(("ppo:pretrained", 1.0),), paired_baseline=True,
+                               train_latest_seats=False)     # one sampling seat per deal
     r = collect_rollout(net, [], settings, seed=[7], target_steps=300)
     with torch.no_grad():
         logits, _ = net(torch.as_tensor(r.obs))
@@ -125,6 +159,32 @@ def test_paired_deals_differ_only_where_the_learner_sampled_off_its_greedy_choic
     same = r.scores == r.baselines
     assert all(same[i] for i, g in enumerate(on_greedy) if g)
     assert sum(on_greedy) >= 3 and (~same).any()     # both kinds of deal occur
+
+
+def test_paired_baseline_holds_against_seeded_fixed_agents(monkeypatch):
+    """Fixed agents that break ties at random (the heuristic, the random agent) are seeded per
+    (deal, seat): with the learner greedy too, the shadow deal is the same game, whatever other
+    deals the rollout interleaves with it."""
+    import training.selfplay as selfplay
+    from agents.ppo import PPOAgent
+    monkeypatch.setattr(selfplay, "sample_masked", lambda logits, gen=None: logits.argmax(-1))
+    net = PPOAgent.pretrained().net.eval()
+    settings = RolloutSettings(num_envs=3, latest_share=0.0, past_share=0.0, fixed_share=1.0,
+                               fixed_opponents=(("heuristic", 1.0), ("random", 1.0)),
+                               paired_baseline=True)
+    r = collect_rollout(net, [], settings, seed=[8], target_steps=150)
+    assert np.array_equal(r.scores, r.baselines) and r.scores.any()
+
+
+def test_fixed_agents_are_per_deal_unless_they_need_no_seed():
+    fixed = FixedAgents()
+    a = fixed.get("random", slot=0, copy=0, seat=1, seed=5)
+    assert fixed.get("random", slot=0, copy=0, seat=1, seed=6) is a
+    assert fixed.get("random", slot=1, copy=0, seat=1, seed=5) is not a
+    assert fixed.get("random", slot=0, copy=1, seat=1, seed=5) is not a
+    greedy = fixed.get("ppo:pretrained", slot=0, copy=0, seat=1, seed=5)
+    assert fixed.get("ppo:pretrained", slot=3, copy=1, seat=2, seed=9) is greedy
+    assert opponent_seed(1, 2) == opponent_seed(1, 2) != opponent_seed(1, 3)
 
 
 def test_rollouts_without_pairing_report_zero_baselines():

@@ -4,6 +4,7 @@ import csv
 import math
 
 import numpy as np
+import pytest
 import torch
 
 from agents.ppo import PPOAgent, read_checkpoint_file
@@ -50,14 +51,16 @@ def test_tiny_run_trains_and_writes_a_checkpoint(tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_resume_gives_the_same_next_update(tmp_path):
-    full = tiny_args(tmp_path / "full", total_steps=3 * 256, num_steps=256)
-    train(full, progress=False)
-    part = tiny_args(tmp_path / "part", total_steps=3 * 256, num_steps=256)
+@pytest.mark.parametrize("overlap", [True, False])
+def test_resume_gives_the_same_next_update(tmp_path, overlap):
+    # (overlapped, a rollout is in flight at the stop: resuming plays it again)
+    full = tiny_args(tmp_path / "full", total_steps=10**6, num_steps=256, overlap=overlap)
+    train(full, progress=False, stop_after=3)
+    part = tiny_args(tmp_path / "part", total_steps=10**6, num_steps=256, overlap=overlap)
     train(part, progress=False, stop_after=2)
     assert read_checkpoint_file(tmp_path / "part" / "latest.pt")["update"] == 2
     resumed = tiny_args(tmp_path / "part", resume=True, num_steps=256)
-    train(resumed, given={"out", "resume"}, progress=False)
+    train(resumed, given={"out", "resume"}, progress=False, stop_after=1)
     a = read_checkpoint_file(tmp_path / "full" / "latest.pt")
     b = read_checkpoint_file(tmp_path / "part" / "latest.pt")
     assert a["update"] == b["update"] == 3
@@ -81,8 +84,8 @@ def test_workers_processes_collect_the_requested_steps(tmp_path):
     pool = OpponentPool(2)
     pool.add(0, net.state_dict())
     with RolloutWorkers(2, settings, net.config) as workers:
-        r1 = workers.collect(net, pool, seed=5, update=1, target_steps=200)
-        r2 = workers.collect(net, pool, seed=5, update=1, target_steps=200)
+        r1 = workers.collect(net.state_dict(), pool, seed=5, update=1, target_steps=200)
+        r2 = workers.collect(net.state_dict(), pool, seed=5, update=1, target_steps=200)
     assert len(r1) >= 200
     assert np.array_equal(r1.actions, r2.actions)           # seeded per (seed, update, worker)
     assert r1.dones[-1] == 1.0
