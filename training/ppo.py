@@ -11,8 +11,10 @@ the latest weights play: ``training.selfplay``); ``--total-steps`` counts those.
 ``OUT/progress.csv``: ``charts/learning_rate``, ``charts/SPS``, ``charts/score`` (mean raw score
 delta of the learner per deal in the rollout), ``losses/value_loss``, ``losses/policy_loss``,
 ``losses/entropy``, ``losses/approx_kl``, ``losses/old_approx_kl``, ``losses/clipfrac``,
-``losses/explained_variance``, ``eval/vs_random`` and ``eval/vs_heuristic`` (duplicate
-evaluation, mean score per deal, with ``_ci95``).
+``losses/explained_variance``, and per evaluation ``eval/vs_SPEC`` for each ``--eval-vs``
+field (``:`` written ``_``) and ``eval/vs_best`` (duplicate evaluation, mean score per hand,
+with ``_ci95``), ``eval/best_update`` (the update whose weights are in ``OUT/best.pt``, the
+policy to ship).
 """
 
 from __future__ import annotations
@@ -50,9 +52,9 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
     total_steps: int = arg(1_000_000, "learner decisions to train on in all (the last update "
                                       "collects what is left when it is not a multiple of "
                                       "num_steps)", low=1)
-    num_steps: int = arg(4096, "learner decisions collected per update (over all workers)",
-                         low=1)
-    num_envs: int = arg(16, "concurrent deals per worker (the inference batch)", low=1)
+    num_steps: int = arg(16384, "trained decisions collected per update (over all workers; "
+                                "about 1,000 seat-deals)", low=1)
+    num_envs: int = arg(32, "concurrent deals per worker (the inference batch)", low=1)
     anneal_lr: bool = arg(True, "decay the learning rate linearly to 0 over total_steps")
     num_minibatches: int = arg(4, "minibatches per epoch", low=1)
     norm_adv: bool = arg(True, "normalise advantages per minibatch")
@@ -68,8 +70,11 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
                               "updates: its behaviour policy is then one update old (PPO's "
                               "ratio is taken against it)")
     pool_size: int = arg(8, "most snapshots kept (oldest dropped first)", low=0)
-    eval_every: int = arg(10, "updates between duplicate evaluations (0: never)", low=0)
-    eval_deals: int = arg(32, "deals per evaluation (each played from all four seats)", low=1)
+    eval_every: int = arg(20, "updates between duplicate evaluations (0: never)", low=0)
+    eval_deals: int = arg(500, "deals per evaluation (each played from all four seats), the "
+                               "same ones every time", low=1)
+    eval_vs: str = arg("heuristic:v1", "fixed opponents of each evaluation, comma-separated "
+                                       "specs (the run's best policy is always played too)")
     bc_warmstart: bool = arg(False, "behaviour-clone the heuristic agent first (training/bc.py)")
     bc_hands: int = arg(2000, "deals of heuristic self-play for the BC data", low=1)
     bc_epochs: int = arg(4, "BC passes over its data", low=1)
@@ -81,6 +86,8 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
 
     def validate(self) -> None:
         super().validate()
+        if self.eval_every and not self.eval_specs():
+            raise ValueError("--eval-vs: give at least one opponent spec (or --eval-every 0)")
         if self.num_steps < self.num_minibatches:
             raise ValueError("--num-steps must be at least --num-minibatches")
         self.settings()          # the fixed opponents' weights
@@ -93,7 +100,10 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
     def run_files(self) -> tuple[str, ...]:
         """What a run writes into ``out`` (``training.rundir``)."""
         bc = ("bc.pt", "bc_games.jsonl") if self.bc_warmstart else ()
-        return ("latest.pt", "progress.csv", "args.json", "tb") + bc
+        return ("latest.pt", "best.pt", "progress.csv", "args.json", "tb") + bc
+
+    def eval_specs(self) -> list[str]:
+        return [spec.strip() for spec in self.eval_vs.split(",") if spec.strip()]
 
     def update_target(self, global_step: int) -> int:
         """Learner decisions the next update collects after ``global_step``: ``num_steps``, or
@@ -355,6 +365,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
     ``stop_after``: leave after this many updates, as if killed right after a checkpoint (tests
     of ``--resume`` and the benchmark use it)."""
     from agents import make_agent
+    from agents.ppo import read_checkpoint_file, save_policy_file
     from mjenv.env.observation import NUM_PLANES
     from training.checkpoint import (adopt_network, load_init_checkpoint,
                                      load_training_checkpoint, save_training_checkpoint)
@@ -384,7 +395,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
         args = adopt_network(args, given, init["net_config"], f"--init-from {args.init_from}",
                              "leave the flag out to take the checkpoint's")
     settings = args.settings()
-    for spec, _ in settings.fixed_opponents:
+    for spec in [s for s, _ in settings.fixed_opponents] + args.eval_specs():
         make_agent(spec)                     # an unknown spec or unreadable file: say so now
     device = pick_device(args.device)
     rules = args.rules()
@@ -427,21 +438,32 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
     bar = Progress(args.total_steps, global_step) if progress else None
     last_eval = ""
 
-    def run_evals() -> dict[str, float]:
+    best_path = out / "best.pt"
+
+    def run_evals(update: int) -> dict[str, float]:
+        """The greedy policy against each ``--eval-vs`` field and against the run's best policy
+        (``best.pt``), on the same deals every time; it becomes the best when it beats the best
+        on average (the first evaluation's weights are the first best)."""
         nonlocal last_eval
-        scalars = {}
-        for opp in ("random", "heuristic"):
-            # the same deals every time: the curve compares like with like
-            res = evaluate_policy(net, rules, opp, args.eval_deals, seed=args.seed,
+        scalars: dict[str, float] = {}
+        for spec in args.eval_specs():
+            res = evaluate_policy(net, rules, spec, args.eval_deals, seed=args.seed,
                                   workers=args.workers)
-            scalars[f"eval/vs_{opp}"] = res["mean"]
-            scalars[f"eval/vs_{opp}_ci95"] = res["ci95"]
-        last_eval = (f" | vs random {scalars['eval/vs_random']:+.1f} "
-                     f"vs heuristic {scalars['eval/vs_heuristic']:+.1f}")
+            key = f"eval/vs_{spec.replace(':', '_')}"
+            scalars[key], scalars[f"{key}_ci95"] = res["mean"], res["ci95"]
+        if best_path.exists():
+            res = evaluate_policy(net, rules, f"ppo:{best_path}", args.eval_deals,
+                                  seed=args.seed, workers=args.workers)
+            scalars["eval/vs_best"], scalars["eval/vs_best_ci95"] = res["mean"], res["ci95"]
+        if not best_path.exists() or scalars["eval/vs_best"] > 0:
+            save_policy_file(best_path, net, rules, meta={"update": update})
+        scalars["eval/best_update"] = float(read_checkpoint_file(best_path)["meta"]["update"])
+        last_eval = "".join(f" vs {k[len('eval/vs_'):]} {v:+.2f}" for k, v in scalars.items()
+                            if k.startswith("eval/vs_") and not k.endswith("_ci95"))
         return scalars
 
     if args.eval_every and update0 == 0:
-        log.log(0, 0, run_evals())            # the starting point (random or BC weights)
+        log.log(0, 0, run_evals(0))           # the starting point (random or BC weights)
     def weights() -> dict[str, torch.Tensor]:
         return {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
 
@@ -491,7 +513,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
                            "charts/deal_in_rate": float(rollout.dealt_in[primary].mean()),
                            **{f"losses/{k}": v for k, v in stats.items()}}
                 if args.eval_every and (update % args.eval_every == 0 or last):
-                    scalars.update(run_evals())
+                    scalars.update(run_evals(update))
                 log.log(update, global_step, scalars)
                 stopping = stop_after is not None and update - update0 >= stop_after
                 if update % args.save_every == 0 or last or stopping:
@@ -505,7 +527,8 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
                     bar.show(update, global_step, scalars["charts/SPS"],
                              f"kl {readable(stats['approx_kl'])} "
                              f"ent {readable(stats['entropy'])} "
-                             f"score {scalars['charts/score']:+.1f}{last_eval}")
+                             f"score {scalars['charts/score']:+.1f}"
+                             + (f" | eval{last_eval}" if last_eval else ""))
                 if stopping:
                     break
     finally:

@@ -1,8 +1,8 @@
 """``mjenv plot runs/NAME``: the learning curves of a training run, as a PNG.
 
 Reads ``runs/NAME/progress.csv`` (written by ``mjenv train ppo``) and draws four panels
-against learner steps: duplicate-evaluation score against three random and three
-heuristic agents (mean score per hand, with CI95 bands), policy entropy over legal actions, approximate KL of each
+against learner steps: duplicate-evaluation score against each evaluation field and the run's
+best policy (``eval/vs_*`` columns: mean score per hand, with CI95 bands), policy entropy over legal actions, approximate KL of each
 update, and training throughput (steps/s). Writes ``runs/NAME/curves.png`` unless ``--out``.
 """
 
@@ -48,19 +48,19 @@ def plot_run(run: str | Path, out: str | Path | None = None, title: str | None =
     fig, axes = plt.subplots(2, 2, figsize=(11, 7.5), constrained_layout=True)
 
     ax = axes[0, 0]
-    for opp, colour in (("random", "tab:green"), ("heuristic", "tab:red")):
-        points = series.get(f"eval/vs_{opp}", [])
-        if not points:
-            continue
+    fields = [k for k in series if k.startswith("eval/vs_") and not k.endswith("_ci95")]
+    for key in fields:
+        points = series[key]
         xs, ys = zip(*points)
-        ci = dict(series.get(f"eval/vs_{opp}_ci95", []))
+        ci = dict(series.get(f"{key}_ci95", []))
         lo = [y - ci.get(x, 0.0) for x, y in points]
         hi = [y + ci.get(x, 0.0) for x, y in points]
-        ax.plot(xs, ys, "o-", color=colour, label=f"vs 3 × {opp}")
-        ax.fill_between(xs, lo, hi, color=colour, alpha=0.15)
+        line, = ax.plot(xs, ys, "o-", label=f"vs 3 × {key[len('eval/vs_'):]}")
+        ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.15)
     ax.axhline(0.0, color="grey", lw=0.8)
     ax.set_title("duplicate evaluation: mean score per hand (CI95)")
-    ax.legend(loc="best")
+    if fields:
+        ax.legend(loc="best")
 
     panels = ((axes[0, 1], "losses/entropy", "policy entropy (legal actions)"),
               (axes[1, 0], "losses/approx_kl", "approx. KL per update"),

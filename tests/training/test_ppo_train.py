@@ -34,8 +34,14 @@ def test_tiny_run_trains_and_writes_a_checkpoint(tmp_path):
     # it stopped at the first update that reached total_steps
     assert int(rows[-2]["global_step"]) < args.total_steps <= int(rows[-1]["global_step"])
     for r in (rows[0], rows[-1]):
-        for key in ("eval/vs_random", "eval/vs_heuristic", "eval/vs_heuristic_ci95"):
+        for key in ("eval/vs_heuristic_v1", "eval/vs_heuristic_v1_ci95", "eval/best_update"):
             assert math.isfinite(float(r[key])), (key, r[key])
+    # The first evaluation's weights are the first best; later ones are played against it.
+    assert rows[0]["eval/vs_best"] == "" and float(rows[0]["eval/best_update"]) == 0
+    vs_best = float(rows[-1]["eval/vs_best"])
+    assert float(rows[-1]["eval/best_update"]) == (updates if vs_best > 0 else 0)
+    assert read_checkpoint_file(tmp_path / "run" / "best.pt")["meta"]["update"] == \
+        float(rows[-1]["eval/best_update"])
     rows = rows[1:]                                   # row 0: the evaluation before training
     for r in rows:
         for key in ("losses/policy_loss", "losses/value_loss", "losses/entropy",
