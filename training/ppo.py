@@ -300,7 +300,7 @@ class Progress:
         frac = min(1.0, done / self.total)
         wall_rate = (done - self.start) / max(1e-9, time.time() - self.t0)
         eta = max(0, self.total - done) / wall_rate if wall_rate > 0 else float("inf")
-        eta_s = time.strftime("%H:%M:%S", time.gmtime(eta)) if math.isfinite(eta) else "?"
+        eta_s = duration(eta) if math.isfinite(eta) else "?"
         text = (f"{done:,}/{self.total:,} steps {sps:,.0f} steps/s ETA {eta_s}"
                 + (f" | {extra}" if extra else ""))
         if self.tty:
@@ -314,6 +314,13 @@ class Progress:
         if self.tty:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def duration(seconds: float) -> str:
+    """``H:MM:SS``, with the days in front past one (``2d 03:04:05``), never wrapped."""
+    days, rest = divmod(int(seconds), 86400)
+    hms = time.strftime("%H:%M:%S", time.gmtime(rest))
+    return f"{days}d {hms}" if days else hms
 
 
 def readable(x: float) -> str:

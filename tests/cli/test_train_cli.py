@@ -217,6 +217,12 @@ def test_the_bar_on_a_terminal_redraws_one_line_and_small_numbers_read():
     assert (readable(1e-5), readable(0.0123456), readable(2.5)) == ("1e-05", "0.0123", "2.5")
 
 
+def test_an_eta_past_a_day_keeps_its_days():
+    from training.ppo import duration
+    assert duration(3725) == "01:02:05"
+    assert duration(45 * 3600 + 61) == "1d 21:01:01"
+
+
 # --------------------------------------------------------------------------- --init-from
 
 
