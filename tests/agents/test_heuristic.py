@@ -156,6 +156,19 @@ def test_same_seed_same_play():
     assert logs[0] == logs[1]
 
 
+@pytest.mark.parametrize("spec", ["heuristic", "heuristic:v1"])
+def test_options_are_what_the_tie_break_draws_from(spec):
+    # three isolated guest winds: whichever goes, the same hand is left up to their symmetry
+    view = view_of("123m456p789s55m234z")
+    options = make_agent(spec).options(view, view.legal)
+    assert sorted(map(str, options)) == ["discard 2z", "discard 3z", "discard 4z"]
+    assert {str(choose(spec, view, seed)) for seed in range(40)} == set(map(str, options))
+    # one option where it is sure: a win
+    win = view_of("123m456p789s11z22z3z", legal=["discard 1m", "discard 3z", "tsumo"],
+                  target="3z")
+    assert [str(a) for a in make_agent(spec).options(win, win.legal)] == ["tsumo"]
+
+
 def test_heuristic_agent_reports_its_needs():
     agent = HeuristicAgent()
     assert agent.needs_observation is False
