@@ -74,6 +74,8 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
     bc_hands: int = arg(2000, "deals of heuristic self-play for the BC data", low=1)
     bc_epochs: int = arg(4, "BC passes over its data", low=1)
     bc_lr: float = arg(1e-3, "BC learning rate", above=0)
+    bc_soft_targets: bool = arg(True, "BC fits the heuristic's options (the actions it rates "
+                                      "equally best) instead of the one it played")
 
     def net_config(self, num_planes: int) -> NetConfig:
         return NetConfig(num_planes=num_planes, channels=self.channels, blocks=self.blocks,
@@ -421,7 +423,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
             from training.bc import behaviour_clone
             behaviour_clone(net, rules, hands=args.bc_hands, epochs=args.bc_epochs, lr=args.bc_lr,
                             seed=args.seed, reward_scale=args.reward_scale, out=out / "bc.pt",
-                            workers=args.workers)
+                            workers=args.workers, soft_targets=args.bc_soft_targets)
 
     log = RunLog(out, update0 if state is not None else None)
     bar = Progress(args.total_steps, global_step) if progress else None
@@ -516,7 +518,8 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
 
 
 #: Fields that only matter when a run starts: on ``--resume`` a new value would be ignored.
-STARTING_ONLY = ("init_from", "bc_warmstart", "bc_hands", "bc_epochs", "bc_lr")
+STARTING_ONLY = ("init_from", "bc_warmstart", "bc_hands", "bc_epochs", "bc_lr",
+                 "bc_soft_targets")
 
 
 def resumed_args(args: Args, given: set[str],

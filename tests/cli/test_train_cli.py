@@ -101,6 +101,7 @@ def test_a_folder_with_other_files_is_used_as_it_is(tmp_path):
     (["bc", "--epochs", "0"], "--epochs must be >= 1, got 0"),
     (["bc", "--records", "missing.jsonl"], "record file missing.jsonl: cannot be read"),
     (["bc", "--device", "tpu"], "--device tpu: not a device"),
+    (["bc", "--teacher", "random"], "--teacher random: it does not report its options"),
     (["ppo", "--device", "tpu"], "--device tpu: not a device"),
     (["ppo", "--latest-share", "0.9", "--past-share", "0.9"],
      "opponent shares --latest-share, --past-share and --fixed-share must sum to 1, "
@@ -156,6 +157,11 @@ def test_bad_record_files_are_named(tmp_path, monkeypatch, capsys):
     save_records(tmp_path / "empty.jsonl", [], RuleConfig(), "heuristic")
     assert main(["train", "bc", "--records", str(tmp_path / "empty.jsonl")]) == 2
     assert "no game records" in one_line_error(capsys)
+    # a file from before options were recorded: the moves only
+    old = {"seed": 1, "round_wind": 0, "decisions": [[0, "discard 1m"]]}
+    save_records(tmp_path / "old.jsonl", [old], RuleConfig(), "heuristic")
+    assert main(["train", "bc", "--records", str(tmp_path / "old.jsonl")]) == 2
+    assert "old.jsonl: it holds the teacher's moves but not its options" in one_line_error(capsys)
     assert not (tmp_path / "runs").exists()
 
 
