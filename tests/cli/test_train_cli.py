@@ -111,6 +111,8 @@ def test_a_folder_with_other_files_is_used_as_it_is(tmp_path):
     (["ppo", "--gamma", "nan"], "--gamma must be a number"),
     (["ppo", "--learning-rate", "0"], "--learning-rate must be > 0, got 0.0"),
     (["ppo", "--bc-lr", "-1"], "--bc-lr must be > 0"),
+    (["ppo", "--kl-ref-coef", "0.1"], "--kl-ref-coef needs a policy to stay near"),
+    (["ppo", "--kl-ref-fraction", "2"], "--kl-ref-fraction must be <= 1"),
     (["bc", "--lr", "-1"], "--lr must be > 0, got -1.0"),
     (["ppo", "--min-points", "-1"], "--min-points"),
     (["ppo", "--fixed-opponents", "heurstic:1"], "unknown agent spec 'heurstic'"),
@@ -175,6 +177,8 @@ def test_resume_names_the_flag_that_disagrees_with_the_checkpoint(run_dir, capsy
     assert "--init-from applies when a run starts" in one_line_error(capsys)
     assert main(["train", "ppo", "--out", str(folder), "--resume"]) == 2
     assert "give a larger --total-steps" in one_line_error(capsys)
+    assert main(["train", "ppo", "--out", str(folder), "--resume", "--kl-ref-coef", "0.1"]) == 2
+    assert "started from no policy" in one_line_error(capsys)
     assert snapshot(folder) == before
 
 
