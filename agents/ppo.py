@@ -255,14 +255,15 @@ class PolicyNet(nn.Module):
                              action: torch.Tensor | None = None,
                              generator: torch.Generator | None = None):
         """CleanRL's entry point: sample (or score the given ``action``) under the mask.
-        Returns ``(action, log_prob, entropy, value)``."""
+        Returns ``(action, log_prob, entropy, value, log_probs)``, the last every action's
+        log-probability (about -1e8 for illegal ones): what a KL to another policy needs."""
         logits, value = self(obs)
         logits = masked_logits(logits, mask)
         if action is None:
             action = sample_masked(logits, generator)
         log_probs = torch.log_softmax(logits, dim=-1)
         return (action, log_probs.gather(1, action.unsqueeze(1)).squeeze(1),
-                masked_entropy(logits, mask), value)
+                masked_entropy(logits, mask), value, log_probs)
 
 
 def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

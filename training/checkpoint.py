@@ -3,8 +3,9 @@
 A training checkpoint is a policy file (``agents.ppo``: header, SHA-256, payload with the
 network, the observation/action encoding signature and the ``RuleConfig``) plus the training
 state: optimizer, learner RNG (numpy minibatch shuffles, torch), opponent pool, update counter,
-global step and the run's ``Args``. It is written atomically at update boundaries (temporary
-file + ``os.replace``), so a killed run leaves the last complete checkpoint. Loading refuses —
+global step, the run's ``Args`` and the weights it started from (if it did). It is written
+atomically at update boundaries (temporary file + ``os.replace``), so a killed run leaves the
+last complete checkpoint. Loading refuses —
 with a ``CheckpointError`` (a ``ValueError``) that says why — files that are not checkpoints,
 truncated or modified files, a different encoding, a different ``RuleConfig`` when one is
 expected, and weights-only policy files where training state is needed.
@@ -43,15 +44,20 @@ def save_training_checkpoint(path: str | os.PathLike, *, net: PolicyNet,
                              optimizer: torch.optim.Optimizer, rules: RuleConfig,
                              args: dict[str, Any], update: int, global_step: int,
                              rng: np.random.Generator, pool,
-                             behaviour: dict[str, Any] | None = None) -> None:
+                             behaviour: dict[str, Any] | None = None,
+                             reference: dict[str, torch.Tensor] | None = None) -> None:
     """``behaviour``: the version and weights of the rollout in flight (overlapped runs), so
-    that a resumed run plays it again exactly as the uninterrupted run did."""
+    that a resumed run plays it again exactly as the uninterrupted run did. ``reference``: the
+    weights the run started from (``--init-from`` or BC), the policy ``--kl-ref-coef`` keeps it
+    near — stored (a policy's size, about 1 MB) rather than named, so a resume needs no other
+    file and cannot pick up one that changed since."""
     payload = policy_payload(net, rules, meta={"update": update, "global_step": global_step})
     payload.update(
         optimizer=optimizer.state_dict(),
         rng={"numpy": rng.bit_generator.state, "torch": torch.get_rng_state()},
         pool=pool.state(),
         behaviour=behaviour,
+        reference=reference,
         update=int(update),
         global_step=int(global_step),
         args=dict(args),

@@ -11,10 +11,11 @@ the latest weights play: ``training.selfplay``); ``--total-steps`` counts those.
 ``OUT/progress.csv``: ``charts/learning_rate``, ``charts/SPS``, ``charts/score`` (mean raw score
 delta of the learner per deal in the rollout), ``losses/value_loss``, ``losses/policy_loss``,
 ``losses/entropy``, ``losses/approx_kl``, ``losses/old_approx_kl``, ``losses/clipfrac``,
-``losses/explained_variance``, and per evaluation ``eval/vs_SPEC`` for each ``--eval-vs``
-field (``:`` written ``_``) and ``eval/vs_best`` (duplicate evaluation, mean score per hand,
-with ``_ci95``), ``eval/best_update`` (the update whose weights are in ``OUT/best.pt``, the
-policy to ship).
+``losses/explained_variance``; with ``--kl-ref-coef``, ``losses/kl_ref`` and
+``charts/kl_ref_coef`` (``kl_to_reference``); and per evaluation ``eval/vs_SPEC`` for each
+``--eval-vs`` field (``:`` written ``_``) and ``eval/vs_best`` (duplicate evaluation, mean score
+per hand, with ``_ci95``), ``eval/best_update`` (the update whose weights are in
+``OUT/best.pt``, the policy to ship).
 """
 
 from __future__ import annotations
@@ -79,6 +80,13 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
     bc_hands: int = arg(2000, "deals of heuristic self-play for the BC data", low=1)
     bc_epochs: int = arg(4, "BC passes over its data", low=1)
     bc_lr: float = arg(1e-3, "BC learning rate", above=0)
+    bc_soft_targets: bool = arg(True, "BC fits the heuristic's options (the actions it rates "
+                                      "equally best) instead of the one it played")
+    kl_ref_coef: float = arg(0.0, "weight of KL(start || policy), the penalty for leaving the "
+                                  "policy the run started from (--init-from or --bc-warmstart; "
+                                  "0: off)", low=0)
+    kl_ref_fraction: float = arg(0.5, "share of total_steps over which --kl-ref-coef decays "
+                                      "linearly to 0 (0: it never decays)", low=0, high=1)
 
     def net_config(self, num_planes: int) -> NetConfig:
         return NetConfig(num_planes=num_planes, channels=self.channels, blocks=self.blocks,
@@ -90,6 +98,9 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
             raise ValueError("--eval-vs: give at least one opponent spec (or --eval-every 0)")
         if self.num_steps < self.num_minibatches:
             raise ValueError("--num-steps must be at least --num-minibatches")
+        if self.kl_ref_coef > 0 and not (self.resume or self.init_from or self.bc_warmstart):
+            raise ValueError("--kl-ref-coef needs a policy to stay near: give --init-from or "
+                             "--bc-warmstart")
         self.settings()          # the fixed opponents' weights
 
     def settings(self, **extra: Any) -> RolloutSettings:
@@ -179,15 +190,37 @@ def ppo_loss(new_logprob: torch.Tensor, old_logprob: torch.Tensor, advantages: t
                   "old_approx_kl": old_approx_kl, "clipfrac": clipfrac}
 
 
+def kl_to_reference(ref_log_probs: torch.Tensor, log_probs: torch.Tensor,
+                    mask: torch.Tensor) -> torch.Tensor:
+    """Mean over the batch of KL(π_ref || π_θ) = Σ_a π_ref(a) (log π_ref(a) − log π_θ(a)) over
+    the legal actions: the penalty for leaving the policy the run started from.
+
+    Why this direction. The start is a clone, near-deterministic where its teacher was sure and
+    spread where it was unsure (soft BC targets). KL(π_ref || π_θ) is the clone's cross-entropy
+    under π_θ (less a constant): it asks π_θ to keep probability on every action the reference
+    plays — moving a share ε off a sure action costs about ε, so PPO may still try actions the
+    reference never plays, and it cannot collapse a spread the teacher's ties left onto one
+    option (−log π_θ grows without bound). The other direction, KL(π_θ || π_ref), charges
+    π_θ(a)·(−log π_ref(a)) for every action the reference rules out — 16 nats per unit of
+    probability where the clone gives 1e-7 — so it forbids exactly the exploration it is meant
+    to allow, and lets π_θ drop all but one of k tied options (mode-seeking) for log k at most.
+    Its gradient in π_θ's logits is π_θ − π_ref: toward the reference, and zero there."""
+    p_ref = ref_log_probs.exp()
+    kl = torch.where(mask.bool(), p_ref * (ref_log_probs - log_probs), torch.zeros_like(p_ref))
+    return kl.sum(-1).mean()
+
+
 def explained_variance(pred: np.ndarray, target: np.ndarray) -> float:
     var = float(np.var(target))
     return float("nan") if var == 0 else 1.0 - float(np.var(target - pred)) / var
 
 
 def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, rollout, args: Args,
-               rng: np.random.Generator) -> dict[str, float]:
+               rng: np.random.Generator, reference: PolicyNet | None = None,
+               kl_coef: float = 0.0) -> dict[str, float]:
     """GAE, then ``update_epochs`` passes of minibatch gradient steps; the masks stored in the
-    rollout are re-applied to the new logits."""
+    rollout are re-applied to the new logits. With a ``reference`` policy the loss adds
+    ``kl_coef`` × ``kl_to_reference`` (``kl_ref`` in the stats, whatever the weight)."""
     device = next(net.parameters()).device
     adv, returns = compute_gae(rollout.rewards, rollout.values, rollout.dones, args.gamma,
                                args.gae_lambda)
@@ -198,19 +231,29 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, rollout, args: 
     b_values = torch.as_tensor(rollout.values, device=device)
     b_adv = torch.as_tensor(adv, device=device)
     b_returns = torch.as_tensor(returns, device=device)
+    b_ref = None
+    if reference is not None:          # frozen: its log-probabilities once, in minibatch sizes
+        with torch.no_grad():
+            size = -(-len(adv) // args.num_minibatches)
+            b_ref = torch.cat([reference.get_action_and_value(o, m, a)[4] for o, m, a in
+                               zip(b_obs.split(size), b_masks.split(size), b_actions.split(size))])
     net.train()
     sums: dict[str, float] = {}
     count = 0
     for _ in range(args.update_epochs):
         for mb in minibatch_indices(len(adv), args.num_minibatches, rng):
             mb_t = torch.as_tensor(mb, device=device)
-            _, newlogprob, entropy, newvalue = net.get_action_and_value(
+            _, newlogprob, entropy, newvalue, log_probs = net.get_action_and_value(
                 b_obs[mb_t], b_masks[mb_t], b_actions[mb_t])
             loss, parts = ppo_loss(newlogprob, b_logprobs[mb_t], b_adv[mb_t], newvalue,
                                    b_values[mb_t], b_returns[mb_t], entropy,
                                    clip_coef=args.clip_coef, vf_coef=args.vf_coef,
                                    ent_coef=args.ent_coef, clip_vloss=args.clip_vloss,
                                    norm_adv=args.norm_adv)
+            if b_ref is not None:
+                kl_ref = kl_to_reference(b_ref[mb_t], log_probs, b_masks[mb_t])
+                loss = loss + kl_coef * kl_ref
+                parts["kl_ref"] = kl_ref.detach()
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
@@ -230,6 +273,16 @@ def annealed_lr(args: Args, global_step: int) -> float:
     if not args.anneal_lr:
         return args.learning_rate
     return args.learning_rate * max(0.0, 1.0 - global_step / args.total_steps)
+
+
+def annealed_kl_ref_coef(args: Args, global_step: int) -> float:
+    """``kl_ref_coef`` decaying linearly to 0 at ``kl_ref_fraction × total_steps`` (by steps,
+    as the learning rate), constant with a fraction of 0: the clone holds PPO near it while the
+    value head and the first updates are still noisy, then lets go."""
+    if args.kl_ref_fraction == 0:
+        return args.kl_ref_coef
+    return args.kl_ref_coef * max(0.0, 1.0 - global_step / (args.kl_ref_fraction
+                                                             * args.total_steps))
 
 
 # --------------------------------------------------------------------------- logging
@@ -391,6 +444,9 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
                              f"{state['rules']}")
         args = adopt_network(args, given, state["net_config"], str(out / "latest.pt"),
                              "a resumed run keeps its network")
+        if args.kl_ref_coef > 0 and state.get("reference") is None:
+            raise ValueError(f"--kl-ref-coef: {out} started from no policy (no --init-from or "
+                             f"--bc-warmstart), so it has none to stay near")
         if int(state["global_step"]) >= args.total_steps:
             raise ValueError(f"--resume: {out} has trained {int(state['global_step']):,} steps "
                              f"of its --total-steps {args.total_steps:,}; give a larger "
@@ -423,6 +479,11 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
     pool = OpponentPool(args.pool_size)
     update0, global_step = 0, 0
     behaviour = None      # (version, weights) of the rollout in flight when the run stopped
+    start = None          # the weights the run started from, when it did (--kl-ref-coef's)
+
+    def weights() -> dict[str, torch.Tensor]:
+        return {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
+
     if state is not None:
         net.load_state_dict(state["model"])
         optimizer.load_state_dict(state["optimizer"])
@@ -432,6 +493,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
         update0, global_step = int(state["update"]), int(state["global_step"])
         if state.get("behaviour") is not None:
             behaviour = (int(state["behaviour"]["update"]), state["behaviour"]["model"])
+        start = state.get("reference")
     else:
         if init is not None:
             net.load_state_dict(init["model"])
@@ -439,7 +501,12 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
             from training.bc import behaviour_clone
             behaviour_clone(net, rules, hands=args.bc_hands, epochs=args.bc_epochs, lr=args.bc_lr,
                             seed=args.seed, reward_scale=args.reward_scale, out=out / "bc.pt",
-                            workers=args.workers)
+                            workers=args.workers, soft_targets=args.bc_soft_targets)
+        if init is not None or args.bc_warmstart:
+            start = weights()
+    reference = None
+    if args.kl_ref_coef > 0:
+        reference = build_net(config, start).to(device).eval().requires_grad_(False)
 
     log = RunLog(out, update0 if state is not None else None)
     bar = Progress(args.total_steps, global_step) if progress else None
@@ -471,6 +538,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
 
     if args.eval_every and update0 == 0:
         log.log(0, 0, run_evals(0))           # the starting point (random or BC weights)
+
     def weights() -> dict[str, torch.Tensor]:
         return {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
 
@@ -498,6 +566,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
                 update += 1
                 t0 = time.time()
                 lr = annealed_lr(args, global_step)
+                kl_coef = annealed_kl_ref_coef(args, global_step)
                 for group in optimizer.param_groups:
                     group["lr"] = lr
                 rollout = workers.result()
@@ -506,7 +575,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
                 behaviour = None
                 if args.overlap and not last:      # plays while this update runs
                     behaviour = submit(update + 1, update - 1, weights(), global_step)
-                stats = ppo_update(net, optimizer, rollout, args, rng)
+                stats = ppo_update(net, optimizer, rollout, args, rng, reference, kl_coef)
                 if not args.overlap and not last:
                     behaviour = submit(update + 1, update, weights(), global_step)
                 elapsed = time.time() - t0
@@ -519,6 +588,8 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
                            "charts/win_rate": float(rollout.won[primary].mean()),
                            "charts/deal_in_rate": float(rollout.dealt_in[primary].mean()),
                            **{f"losses/{k}": v for k, v in stats.items()}}
+                if reference is not None:
+                    scalars["charts/kl_ref_coef"] = kl_coef
                 if args.eval_every and (update % args.eval_every == 0 or last):
                     scalars.update(run_evals(update))
                 log.log(update, global_step, scalars)
@@ -529,7 +600,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
                     save_training_checkpoint(ckpt_path, net=net, optimizer=optimizer, rules=rules,
                                              args=dataclasses.asdict(args), update=update,
                                              global_step=global_step, rng=rng, pool=pool,
-                                             behaviour=in_flight)
+                                             behaviour=in_flight, reference=start)
                 if bar is not None:
                     bar.show(update, global_step, scalars["charts/SPS"],
                              f"kl {readable(stats['approx_kl'])} "
@@ -546,7 +617,8 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
 
 
 #: Fields that only matter when a run starts: on ``--resume`` a new value would be ignored.
-STARTING_ONLY = ("init_from", "bc_warmstart", "bc_hands", "bc_epochs", "bc_lr")
+STARTING_ONLY = ("init_from", "bc_warmstart", "bc_hands", "bc_epochs", "bc_lr",
+                 "bc_soft_targets")
 
 
 def resumed_args(args: Args, given: set[str],

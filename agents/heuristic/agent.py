@@ -17,7 +17,8 @@ Decision outline (every part reads only the seat's ``PlayerView``):
    to a plan worth ``min_points`` than the hand now (open hands lose 门清 and 七对子), and not
    when the table is threatening and the call leaves the hand short of tenpai.
 
-Ties are broken by the agent's seeded generator, so play is deterministic given the seed.
+Ties are broken by the agent's seeded generator (``options`` lists what it draws from), so play is
+deterministic given the seed.
 The evaluators (``evaluator``) memoise per-hand work process-wide and the observation planes
 are never needed (``needs_observation = False``).
 """
@@ -69,25 +70,34 @@ class HeuristicAgent(BaseAgent):
         return ids[self.choose(view, tuple(ids))]
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        """The chosen engine action among ``legal`` (a subset of ``view.legal``)."""
+        """The chosen engine action among ``legal`` (a subset of ``view.legal``): one of its
+        ``options``, drawn by the agent's seeded generator where there are several."""
+        options = self.options(view, legal)
+        return options[int(self._rng.integers(len(options)))] if len(options) > 1 else options[0]
+
+    def options(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
+        """What the agent may play among ``legal``, each entry equally likely: the actions it
+        rates equally best, which ``choose`` draws from — one entry where it is sure. An entry
+        may repeat (two tied discards after each of which it would declare the same kan), so
+        the list, not its set, is the agent's policy: behaviour cloning's soft targets."""
         self.evaluator.begin()
         for a in legal:
             if a.kind in ("tsumo", "ron"):
-                return a
+                return [a]
         if view.phase == "turn":
             return self._turn(view, legal)
         if view.phase == "claim":
-            return self._claim(view, legal)
-        return next(a for a in legal if a.kind == "pass")
+            return [self._claim(view, legal)]
+        return [next(a for a in legal if a.kind == "pass")]
 
-    def _pick(self, options: list[tuple[float, Action]]) -> Action:
+    @staticmethod
+    def _best(options: list[tuple[float, Action]]) -> list[Action]:
         best = max(u for u, _ in options)
-        tied = [a for u, a in options if u >= best - 1e-9]
-        return tied[int(self._rng.integers(len(tied)))] if len(tied) > 1 else tied[0]
+        return [a for u, a in options if u >= best - 1e-9]
 
     # --- own turn -----------------------------------------------------------------------
 
-    def _turn(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+    def _turn(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
         p = self.params
         counts = [0] * 34
         for t in view.hand:
@@ -101,7 +111,7 @@ class HeuristicAgent(BaseAgent):
             # the final discard: no draw follows it, so the hand's shape is worth nothing and
             # the least risk decides
             loss = risk(view, p.risk, tiles, p.ready_floor)
-            return self._pick([(-x, a) for x, a in zip(loss.tolist(), discards)])
+            return self._best([(-x, a) for x, a in zip(loss.tolist(), discards)])
         penalty = self._defence(view, tiles, evals, len(melds)) if p.defence else None
         options = []
         for j, a in enumerate(discards):
@@ -112,13 +122,13 @@ class HeuristicAgent(BaseAgent):
             if penalty is not None:
                 u -= penalty[j]
             options.append((u, a))
-        choice = self._pick(options)
-        if p.kans:
-            for a in legal:
-                if a.kind in ("ankan", "kakan") and self.evaluator.kan_keeps(
-                        view, a, counts, melds, evals[choice.tile].dist):
-                    return a
-        return choice
+        tied = self._best(options)
+        kans = [a for a in legal if a.kind in ("ankan", "kakan")] if p.kans else []
+        if not kans:
+            return tied
+        # a kan that keeps the distance of the discard it would replace is declared instead
+        return [next((k for k in kans if self.evaluator.kan_keeps(
+                    view, k, counts, melds, evals[d.tile].dist)), d) for d in tied]
 
     def _points(self, e: Discard) -> float:
         """The points a hand left by a discard may expect from a win: at tenpai its legal

@@ -101,6 +101,7 @@ def test_a_folder_with_other_files_is_used_as_it_is(tmp_path):
     (["bc", "--epochs", "0"], "--epochs must be >= 1, got 0"),
     (["bc", "--records", "missing.jsonl"], "record file missing.jsonl: cannot be read"),
     (["bc", "--device", "tpu"], "--device tpu: not a device"),
+    (["bc", "--teacher", "random"], "--teacher random: it does not report its options"),
     (["ppo", "--device", "tpu"], "--device tpu: not a device"),
     (["ppo", "--latest-share", "0.9", "--past-share", "0.9"],
      "opponent shares --latest-share, --past-share and --fixed-share must sum to 1, "
@@ -110,6 +111,8 @@ def test_a_folder_with_other_files_is_used_as_it_is(tmp_path):
     (["ppo", "--gamma", "nan"], "--gamma must be a number"),
     (["ppo", "--learning-rate", "0"], "--learning-rate must be > 0, got 0.0"),
     (["ppo", "--bc-lr", "-1"], "--bc-lr must be > 0"),
+    (["ppo", "--kl-ref-coef", "0.1"], "--kl-ref-coef needs a policy to stay near"),
+    (["ppo", "--kl-ref-fraction", "2"], "--kl-ref-fraction must be <= 1"),
     (["bc", "--lr", "-1"], "--lr must be > 0, got -1.0"),
     (["ppo", "--min-points", "-1"], "--min-points"),
     (["ppo", "--fixed-opponents", "heurstic:1"], "unknown agent spec 'heurstic'"),
@@ -156,6 +159,11 @@ def test_bad_record_files_are_named(tmp_path, monkeypatch, capsys):
     save_records(tmp_path / "empty.jsonl", [], RuleConfig(), "heuristic")
     assert main(["train", "bc", "--records", str(tmp_path / "empty.jsonl")]) == 2
     assert "no game records" in one_line_error(capsys)
+    # a file from before options were recorded: the moves only
+    old = {"seed": 1, "round_wind": 0, "decisions": [[0, "discard 1m"]]}
+    save_records(tmp_path / "old.jsonl", [old], RuleConfig(), "heuristic")
+    assert main(["train", "bc", "--records", str(tmp_path / "old.jsonl")]) == 2
+    assert "old.jsonl: it holds the teacher's moves but not its options" in one_line_error(capsys)
     assert not (tmp_path / "runs").exists()
 
 
@@ -169,6 +177,8 @@ def test_resume_names_the_flag_that_disagrees_with_the_checkpoint(run_dir, capsy
     assert "--init-from applies when a run starts" in one_line_error(capsys)
     assert main(["train", "ppo", "--out", str(folder), "--resume"]) == 2
     assert "give a larger --total-steps" in one_line_error(capsys)
+    assert main(["train", "ppo", "--out", str(folder), "--resume", "--kl-ref-coef", "0.1"]) == 2
+    assert "started from no policy" in one_line_error(capsys)
     assert snapshot(folder) == before
 
 

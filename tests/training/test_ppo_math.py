@@ -1,4 +1,5 @@
-"""PPO pieces on synthetic data: GAE, masked sampling/entropy, the clipped loss, minibatches."""
+"""PPO pieces on synthetic data: GAE, masked sampling/entropy, the clipped loss, the KL to the
+starting policy and its schedule, minibatches."""
 
 import math
 
@@ -7,7 +8,8 @@ import pytest
 import torch
 
 from agents.ppo import ILLEGAL_LOGIT, masked_entropy, masked_logits, sample_masked
-from training.ppo import compute_gae, explained_variance, minibatch_indices, ppo_loss
+from training.ppo import (Args, annealed_kl_ref_coef, compute_gae, explained_variance,
+                          kl_to_reference, minibatch_indices, ppo_loss)
 
 
 def naive_gae(rewards, values, dones, gamma, lam):
@@ -149,3 +151,50 @@ def test_explained_variance():
     assert explained_variance(y, y) == 1.0
     assert explained_variance(np.full(4, 2.5), y) == pytest.approx(0.0)
     assert math.isnan(explained_variance(y, np.ones(4)))
+
+
+def test_kl_to_reference_is_zero_at_the_reference_positive_elsewhere_and_pulls_back():
+    rng = np.random.default_rng(3)
+    masks = random_masks(rng, 32)
+    g = torch.Generator().manual_seed(3)
+    ref = torch.log_softmax(masked_logits(4 * torch.randn(32, 110, generator=g), masks), -1)
+    logits = masked_logits(4 * torch.randn(32, 110, generator=g), masks)
+    # illegal actions do not count, however the network scores them
+    assert float(kl_to_reference(ref, ref, masks)) == pytest.approx(0.0, abs=1e-6)
+    logits.requires_grad_(True)
+    kl = kl_to_reference(ref, torch.log_softmax(logits, -1), masks)
+    expected = (ref.exp() * (ref - torch.log_softmax(logits.detach(), -1)))[masks].sum() / 32
+    assert float(kl.detach()) > 0.1
+    assert float(kl.detach()) == pytest.approx(float(expected), rel=1e-5)
+    kl.backward()
+    # the gradient in the logits is (pi - pi_ref) / batch on the legal actions: toward the reference
+    grad = (torch.softmax(logits, -1) - ref.exp()).detach() / 32
+    torch.testing.assert_close(logits.grad[masks], grad[masks])
+    stepped = (logits - 0.5 * 32 * logits.grad).detach()
+    assert float(kl_to_reference(ref, torch.log_softmax(stepped, -1), masks)) < float(kl.detach())
+
+
+def test_kl_to_reference_forgives_exploring_what_a_sure_reference_never_plays():
+    # a near-deterministic reference (the clone): moving 10 % of the probability to an action
+    # it gives 1e-7 costs about 0.1 nats in this direction, 1.3 in the other
+    mask = torch.ones(1, 2, dtype=torch.bool)
+    ref = torch.log(torch.tensor([[1 - 1e-7, 1e-7]], dtype=torch.float64))
+    explore = torch.log(torch.tensor([[0.9, 0.1]], dtype=torch.float64))
+    assert float(kl_to_reference(ref, explore, mask)) == pytest.approx(-math.log(0.9), abs=1e-5)
+    assert float(kl_to_reference(explore, ref, mask)) == pytest.approx(1.287, abs=1e-3)
+
+
+@pytest.mark.parametrize("fraction, steps, expected", [
+    (0.5, 0, 0.2), (0.5, 250, 0.1), (0.5, 500, 0.0), (0.5, 900, 0.0),
+    (1.0, 250, 0.15), (1.0, 1000, 0.0), (0.0, 900, 0.2)])
+def test_the_kl_weight_decays_linearly_to_zero_at_its_fraction_of_the_run(fraction, steps,
+                                                                          expected):
+    args = Args(total_steps=1000, kl_ref_coef=0.2, kl_ref_fraction=fraction,
+                init_from="ppo:pretrained", fixed_opponents="random:1")
+    assert annealed_kl_ref_coef(args, steps) == pytest.approx(expected)
+
+
+def test_the_kl_needs_a_starting_policy():
+    with pytest.raises(ValueError, match="--kl-ref-coef needs a policy to stay near"):
+        Args(kl_ref_coef=0.1, fixed_opponents="random:1")
+    Args(kl_ref_coef=0.1, bc_warmstart=True, fixed_opponents="random:1")

@@ -57,14 +57,27 @@ def test_tiny_run_trains_and_writes_a_checkpoint(tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.mark.parametrize("overlap", [True, False])
-def test_resume_gives_the_same_next_update(tmp_path, overlap):
-    # (overlapped, a rollout is in flight at the stop: resuming plays it again)
-    full = tiny_args(tmp_path / "full", total_steps=10**6, num_steps=256, overlap=overlap)
+@pytest.mark.parametrize("overlap, kl", [(True, False), (False, False), (True, True)])
+def test_resume_gives_the_same_next_update(tmp_path, overlap, kl):
+    # (overlapped, a rollout is in flight at the stop: resuming plays it again; with the KL to
+    # the starting policy, the resumed run takes that policy from its checkpoint)
+    extra = {}
+    if kl:
+        from agents.ppo import NetConfig, build_net, save_policy_file
+        from mjenv.env.observation import NUM_PLANES
+        from mjenv.rules import RuleConfig
+        torch.manual_seed(9)
+        start = tmp_path / "start.pt"
+        save_policy_file(start, build_net(NetConfig(NUM_PLANES, channels=8, blocks=1)),
+                         RuleConfig())
+        extra = dict(init_from=str(start), kl_ref_coef=0.5, kl_ref_fraction=0.0)
+    full = tiny_args(tmp_path / "full", total_steps=10**6, num_steps=256, overlap=overlap, **extra)
     train(full, progress=False, stop_after=3)
-    part = tiny_args(tmp_path / "part", total_steps=10**6, num_steps=256, overlap=overlap)
+    part = tiny_args(tmp_path / "part", total_steps=10**6, num_steps=256, overlap=overlap, **extra)
     train(part, progress=False, stop_after=2)
     assert read_checkpoint_file(tmp_path / "part" / "latest.pt")["update"] == 2
+    if kl:
+        start.unlink()                       # the checkpoint must be enough
     resumed = tiny_args(tmp_path / "part", resume=True, num_steps=256)
     train(resumed, given={"out", "resume"}, progress=False, stop_after=1)
     a = read_checkpoint_file(tmp_path / "full" / "latest.pt")
@@ -78,6 +91,11 @@ def test_resume_gives_the_same_next_update(tmp_path, overlap):
     with open(tmp_path / "part" / "progress.csv") as f:
         rb = list(csv.DictReader(f))
     assert [r["losses/policy_loss"] for r in ra] == [r["losses/policy_loss"] for r in rb]
+    assert ("losses/kl_ref" in ra[0]) == kl
+    if kl:
+        assert [r["losses/kl_ref"] for r in ra] == [r["losses/kl_ref"] for r in rb]
+        assert all(float(r["losses/kl_ref"]) > 0 for r in ra)
+        assert all(float(r["charts/kl_ref_coef"]) == 0.5 for r in ra)
 
 
 def test_workers_processes_collect_the_requested_steps(tmp_path):
