@@ -12,7 +12,8 @@ the engine re-creates every view, so the same games serve any later observation 
 (observation as float16 — planes are small integers or fractions — mask, teacher's action id).
 The value head is fitted at the same time to the deciding seat's discounted, scaled deal score
 (``gamma**k * reward_scale * delta``, k = that seat's later decisions), the target PPO's value
-head starts from.
+head starts from — except an oracle critic's (``NetConfig.oracle``), which reads the hidden
+state the records do not keep: its network is cloned for the policy only.
 
 Loss: cross-entropy of the masked logits (illegal actions at -1e8, as in PPO) plus
 ``vf_coef`` times the value MSE. A 5 % hold-out reports the teacher-agreement accuracy.
@@ -227,9 +228,11 @@ def train_bc(net: PolicyNet, data: BCData, *, epochs: int = 4, lr: float = 1e-3,
         losses = []
         for idx in np.array_split(rng.permutation(train), max(1, len(train) // batch_size)):
             obs, mask, act, ret = batch(idx)
-            logits, value = net(obs)
+            logits, z = net.policy(obs)
             ce = nn.functional.cross_entropy(masked_logits(logits, mask), act)
-            loss = ce + vf_coef * ((value - ret) ** 2).mean()
+            loss = ce
+            if not net.config.oracle:    # an oracle critic reads planes the records lack
+                loss = loss + vf_coef * ((net.value(z) - ret) ** 2).mean()
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), 1.0)
@@ -241,7 +244,7 @@ def train_bc(net: PolicyNet, data: BCData, *, epochs: int = 4, lr: float = 1e-3,
         with torch.no_grad():
             for idx in np.array_split(val, max(1, len(val) // 1024)):
                 obs, mask, act, _ = batch(idx)
-                correct += int((masked_logits(net(obs)[0], mask).argmax(-1) == act).sum())
+                correct += int((masked_logits(net.policy(obs)[0], mask).argmax(-1) == act).sum())
         stats = {"epoch": epoch + 1, "train_ce": float(np.mean(losses)), "val_accuracy": correct / len(val)}
         log(f"bc epoch {epoch + 1}/{epochs}: cross-entropy {stats['train_ce']:.4f}, "
             f"hold-out agreement {stats['val_accuracy']:.3f}")
