@@ -32,7 +32,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.ppo import NetConfig, PolicyNet, build_net, pick_device
+from agents.ppo import NetConfig, PolicyNet, build_net, load_weights, pick_device
 from mjenv.rules import RuleConfig
 from training.args import LocalArgs, PPOArgs, TrainerArgs, arg, explicit_fields
 
@@ -57,6 +57,8 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
     num_minibatches: int = arg(4, "minibatches per epoch", low=1)
     norm_adv: bool = arg(True, "normalise advantages per minibatch")
     clip_vloss: bool = arg(True, "clip the value update around the rollout's values too")
+    oracle_critic: bool = arg(False, "the value head also reads the hidden state (every hand "
+                                     "and the wall, docs/oracle.md); the policy never does")
     shaping_coef: float = arg(0.0, "potential-based shaping weight, potential = -coef * "
                                    "shanten (0: off)", low=0)
     train_latest_seats: bool = arg(True, "train on every seat the latest weights play, not only "
@@ -76,8 +78,11 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
     bc_lr: float = arg(1e-3, "BC learning rate", above=0)
 
     def net_config(self, num_planes: int) -> NetConfig:
+        from mjenv.env.oracle import NUM_ORACLE_PLANES
+
         return NetConfig(num_planes=num_planes, channels=self.channels, blocks=self.blocks,
-                         features=self.features)
+                         features=self.features,
+                         oracle=NUM_ORACLE_PLANES if self.oracle_critic else 0)
 
     def validate(self) -> None:
         super().validate()
@@ -177,11 +182,13 @@ def explained_variance(pred: np.ndarray, target: np.ndarray) -> float:
 def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, rollout, args: Args,
                rng: np.random.Generator) -> dict[str, float]:
     """GAE, then ``update_epochs`` passes of minibatch gradient steps; the masks stored in the
-    rollout are re-applied to the new logits."""
+    rollout are re-applied to the new logits, and an oracle critic reads the rollout's oracle
+    planes."""
     device = next(net.parameters()).device
     adv, returns = compute_gae(rollout.rewards, rollout.values, rollout.dones, args.gamma,
                                args.gae_lambda)
     b_obs = torch.as_tensor(rollout.obs, device=device)
+    b_oracle = torch.as_tensor(rollout.oracle, device=device) if net.config.oracle else None
     b_masks = torch.as_tensor(rollout.masks, device=device)
     b_actions = torch.as_tensor(rollout.actions, device=device)
     b_logprobs = torch.as_tensor(rollout.logprobs, device=device)
@@ -195,7 +202,8 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, rollout, args: 
         for mb in minibatch_indices(len(adv), args.num_minibatches, rng):
             mb_t = torch.as_tensor(mb, device=device)
             _, newlogprob, entropy, newvalue = net.get_action_and_value(
-                b_obs[mb_t], b_masks[mb_t], b_actions[mb_t])
+                b_obs[mb_t], b_masks[mb_t], b_actions[mb_t],
+                oracle=None if b_oracle is None else b_oracle[mb_t])
             loss, parts = ppo_loss(newlogprob, b_logprobs[mb_t], b_adv[mb_t], newvalue,
                                    b_values[mb_t], b_returns[mb_t], entropy,
                                    clip_coef=args.clip_coef, vf_coef=args.vf_coef,
@@ -382,7 +390,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
     elif args.init_from:
         init = load_init_checkpoint(args.init_from, args.rules())
         args = adopt_network(args, given, init["net_config"], f"--init-from {args.init_from}",
-                             "leave the flag out to take the checkpoint's")
+                             "leave the flag out to take the checkpoint's", may_add_oracle=True)
     settings = args.settings()
     for spec, _ in settings.fixed_opponents:
         make_agent(spec)                     # an unknown spec or unreadable file: say so now
@@ -398,7 +406,9 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
 
     torch.manual_seed(args.seed)
     source = state or init
-    config = NetConfig(**source["net_config"]) if source else args.net_config(NUM_PLANES)
+    config = args.net_config(NUM_PLANES)
+    if source:        # its shape (hidden width too); the oracle as adopt_network settled it
+        config = dataclasses.replace(NetConfig(**source["net_config"]), oracle=config.oracle)
     net = build_net(config).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     rng = np.random.default_rng([args.seed, 0x5EED])
@@ -416,7 +426,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
             behaviour = (int(state["behaviour"]["update"]), state["behaviour"]["model"])
     else:
         if init is not None:
-            net.load_state_dict(init["model"])
+            load_weights(net, init["model"])     # extended with a fresh oracle critic if asked
         if args.bc_warmstart:
             from training.bc import behaviour_clone
             behaviour_clone(net, rules, hands=args.bc_hands, epochs=args.bc_epochs, lr=args.bc_lr,
