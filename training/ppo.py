@@ -11,7 +11,8 @@ the latest weights play: ``training.selfplay``); ``--total-steps`` counts those.
 ``OUT/progress.csv``: ``charts/learning_rate``, ``charts/SPS``, ``charts/score`` (mean raw score
 delta of the learner per deal in the rollout), ``losses/value_loss``, ``losses/policy_loss``,
 ``losses/entropy``, ``losses/approx_kl``, ``losses/old_approx_kl``, ``losses/clipfrac``,
-``losses/explained_variance``, ``eval/vs_random`` and ``eval/vs_heuristic`` (duplicate
+``losses/explained_variance``, ``losses/return_std`` (s.d. of the rollout's value targets, in
+return units), ``eval/vs_random`` and ``eval/vs_heuristic`` (duplicate
 evaluation, mean score per deal, with ``_ci95``).
 """
 
@@ -57,6 +58,9 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
     num_minibatches: int = arg(4, "minibatches per epoch", low=1)
     norm_adv: bool = arg(True, "normalise advantages per minibatch")
     clip_vloss: bool = arg(True, "clip the value update around the rollout's values too")
+    value_norm: bool = arg(True, "measure the value loss and its clip range in units of the "
+                                 "rollout's return s.d. (at least one point of score): the "
+                                 "critic's weight does not depend on --reward-scale")
     oracle_critic: bool = arg(False, "the value head also reads the hidden state (every hand "
                                      "and the wall, docs/oracle.md); the policy never does")
     shaping_coef: float = arg(0.0, "potential-based shaping weight, potential = -coef * "
@@ -150,8 +154,13 @@ def minibatch_indices(n: int, num_minibatches: int, rng: np.random.Generator) ->
 def ppo_loss(new_logprob: torch.Tensor, old_logprob: torch.Tensor, advantages: torch.Tensor,
              new_value: torch.Tensor, old_value: torch.Tensor, returns: torch.Tensor,
              entropy: torch.Tensor, *, clip_coef: float, vf_coef: float, ent_coef: float,
-             clip_vloss: bool, norm_adv: bool) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
-    """CleanRL's clipped objective. Returns the total loss and its parts (detached)."""
+             clip_vloss: bool, norm_adv: bool,
+             value_scale: float = 1.0) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+    """CleanRL's clipped objective. Returns the total loss and its parts (detached).
+
+    ``value_scale``: the unit the value loss and its clip range are measured in (values and
+    returns stay in return units, as GAE needs them): 1 is CleanRL's, which assumes returns of
+    about unit scale; ``return_scale`` makes the loss the same whatever the reward scale."""
     logratio = new_logprob - old_logprob
     ratio = logratio.exp()
     with torch.no_grad():
@@ -163,15 +172,25 @@ def ppo_loss(new_logprob: torch.Tensor, old_logprob: torch.Tensor, advantages: t
     pg_loss = torch.max(-advantages * ratio,
                         -advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)).mean()
     if clip_vloss:
-        v_clipped = old_value + torch.clamp(new_value - old_value, -clip_coef, clip_coef)
+        clip = clip_coef * value_scale
+        v_clipped = old_value + torch.clamp(new_value - old_value, -clip, clip)
         v_loss = 0.5 * torch.max((new_value - returns) ** 2, (v_clipped - returns) ** 2).mean()
     else:
         v_loss = 0.5 * ((new_value - returns) ** 2).mean()
+    v_loss = v_loss / value_scale ** 2
     entropy_loss = entropy.mean()
     loss = pg_loss - ent_coef * entropy_loss + vf_coef * v_loss
     return loss, {"policy_loss": pg_loss.detach(), "value_loss": v_loss.detach(),
                   "entropy": entropy_loss.detach(), "approx_kl": approx_kl,
                   "old_approx_kl": old_approx_kl, "clipfrac": clipfrac}
+
+
+def return_scale(returns: np.ndarray, reward_scale: float) -> float:
+    """The unit of the value loss with ``--value-norm``: the s.d. of the rollout's returns,
+    at least one point of score (``reward_scale``) so that a rollout of near-equal returns
+    does not blow the loss up. Per rollout, like the advantages' normalisation per minibatch:
+    it has no state, so a resumed run computes it alike."""
+    return max(float(np.std(returns)), reward_scale)
 
 
 def explained_variance(pred: np.ndarray, target: np.ndarray) -> float:
@@ -187,6 +206,7 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, rollout, args: 
     device = next(net.parameters()).device
     adv, returns = compute_gae(rollout.rewards, rollout.values, rollout.dones, args.gamma,
                                args.gae_lambda)
+    value_scale = return_scale(returns, args.reward_scale) if args.value_norm else 1.0
     b_obs = torch.as_tensor(rollout.obs, device=device)
     b_oracle = torch.as_tensor(rollout.oracle, device=device) if net.config.oracle else None
     b_masks = torch.as_tensor(rollout.masks, device=device)
@@ -208,7 +228,7 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, rollout, args: 
                                    b_values[mb_t], b_returns[mb_t], entropy,
                                    clip_coef=args.clip_coef, vf_coef=args.vf_coef,
                                    ent_coef=args.ent_coef, clip_vloss=args.clip_vloss,
-                                   norm_adv=args.norm_adv)
+                                   norm_adv=args.norm_adv, value_scale=value_scale)
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), args.max_grad_norm)
@@ -219,6 +239,7 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, rollout, args: 
     # Like CleanRL, KL and clip fraction describe the whole update (mean over minibatches).
     stats = {k: v / count for k, v in sums.items()}
     stats["explained_variance"] = explained_variance(rollout.values, returns)
+    stats["return_std"] = float(np.std(returns))
     return stats
 
 
