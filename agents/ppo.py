@@ -18,6 +18,17 @@ trunk is a stack of pre-activation residual blocks. Two heads:
   gives the 8 untiled action logits (102–109: tsumo, ron, chi×3, pon, open kan, pass) and the
   state value.
 
+Oracle critic (``NetConfig(oracle=NUM_ORACLE_PLANES)``, ``mjenv train ppo --oracle-critic``).
+The value may read what no seat sees — every concealed hand and the wall, the planes of
+``mjenv.env.oracle`` — since the critic is only a baseline for the policy gradient. A small
+encoder of its own (two convolutions along the columns, mean and max pooled) feeds the value
+MLP beside the pooled trunk features. The policy's logits are computed before and apart from it
+(:meth:`PolicyNet.policy`), so they cannot depend on the oracle planes; an agent plays with
+``policy`` alone and never needs them. The oracle's weights stay in every file saved from such
+a network (a policy file included: it plays like any other and can start a new run with its
+critic intact). ``load_weights`` extends the weights of a network without the oracle (the
+shipped model, a BC warm start) to one with it.
+
 Masking: illegal logits are replaced by ``-1e8`` (``torch.where(mask, logits, -1e8)``), so the
 softmax puts exactly zero probability on them and the entropy sums over legal actions only.
 
@@ -161,11 +172,18 @@ class NetConfig:
     features: str = ""
     """Empty: the observation planes only. ``agents.features.FEATURES_VERSION``: the
     observation plus the analysis planes appended after them (computed from the view)."""
+    oracle: int = 0
+    """Planes of ``mjenv.env.oracle`` the value head reads (0: none, the critic sees what the
+    policy sees; ``NUM_ORACLE_PLANES``: the oracle critic). The policy never reads them."""
 
     def __post_init__(self) -> None:
         if self.features and self.features != _features_version():
             raise CheckpointError(f"network input {self.features!r} is unknown to this code "
                                   f"(it knows '' and {_features_version()!r})")
+        from mjenv.env.oracle import NUM_ORACLE_PLANES
+        if self.oracle not in (0, NUM_ORACLE_PLANES):
+            raise CheckpointError(f"an oracle critic of {self.oracle} planes is unknown to this "
+                                  f"code (it knows 0 and {NUM_ORACLE_PLANES})")
 
     @property
     def input_planes(self) -> int:
@@ -224,7 +242,8 @@ class ResidualBlock(nn.Module):
 
 
 class PolicyNet(nn.Module):
-    """Actor-critic: ``forward(obs) -> (logits (B, 110), value (B,))``."""
+    """Actor-critic: ``forward(obs, oracle=None) -> (logits (B, 110), value (B,))``; ``oracle``
+    (B, NetConfig.oracle, 34) is required by, and only read by, an oracle critic."""
 
     def __init__(self, config: NetConfig) -> None:
         super().__init__()
@@ -236,28 +255,56 @@ class PolicyNet(nn.Module):
         self.tile_head = nn.Conv1d(c, NUM_TILED_RANGES, 1)
         self.pooled = nn.Sequential(nn.Linear(2 * c + config.input_planes, config.hidden), nn.ReLU())
         self.action_head = nn.Linear(config.hidden, NUM_UNTILED_ACTIONS)
-        self.value_head = nn.Sequential(nn.Linear(config.hidden, config.hidden // 2), nn.ReLU(),
+        self.oracle_encoder = None
+        value_in = config.hidden
+        if config.oracle:
+            self.oracle_encoder = nn.Sequential(
+                nn.Conv1d(config.oracle + 13, c, 3, padding=1), nn.ReLU(),
+                nn.Conv1d(c, c, 3, padding=1), nn.ReLU())
+            value_in += 2 * c
+        self.value_head = nn.Sequential(nn.Linear(value_in, config.hidden // 2), nn.ReLU(),
                                         nn.Linear(config.hidden // 2, 1))
         # CleanRL's initialisation: small policy logits (near-uniform start), unit-scale value.
         for head, std in ((self.tile_head, 0.01), (self.action_head, 0.01), (self.value_head[-1], 1.0)):
             nn.init.orthogonal_(head.weight, std)
             nn.init.zeros_(head.bias)
 
-    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, obs: torch.Tensor,
+                oracle: torch.Tensor | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        logits, z = self.policy(obs)
+        return logits, self.value(z, oracle)
+
+    def policy(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The logits (B, 110), from the observation alone, and the pooled trunk features
+        ``z`` (B, hidden) that :meth:`value` reads."""
         pos = self.position.expand(obs.shape[0], -1, -1)
         h = torch.relu(self.blocks(self.stem(torch.cat([obs, pos], dim=1))))
         tiled = self.tile_head(h).flatten(1)  # (B, 3*34) in id order: discard, ankan, kakan
         z = self.pooled(torch.cat([h.mean(-1), h.amax(-1), obs.mean(-1)], dim=1))
-        logits = torch.cat([tiled, self.action_head(z)], dim=1)
-        return logits, self.value_head(z).squeeze(-1)
+        return torch.cat([tiled, self.action_head(z)], dim=1), z
+
+    def value(self, z: torch.Tensor, oracle: torch.Tensor | None = None) -> torch.Tensor:
+        """The state value (B,) from the trunk features ``z`` of :meth:`policy`, and for an
+        oracle critic the oracle planes."""
+        if self.oracle_encoder is None:
+            if oracle is not None:
+                raise ValueError("this network has no oracle critic: it reads no oracle planes")
+            return self.value_head(z).squeeze(-1)
+        if oracle is None:
+            raise ValueError("this network's value reads the oracle planes (NetConfig.oracle): "
+                             "pass them")
+        pos = self.position.expand(oracle.shape[0], -1, -1)
+        o = self.oracle_encoder(torch.cat([oracle, pos], dim=1))
+        return self.value_head(torch.cat([z, o.mean(-1), o.amax(-1)], dim=1)).squeeze(-1)
 
     def get_action_and_value(self, obs: torch.Tensor, mask: torch.Tensor,
                              action: torch.Tensor | None = None,
-                             generator: torch.Generator | None = None):
+                             generator: torch.Generator | None = None,
+                             oracle: torch.Tensor | None = None):
         """CleanRL's entry point: sample (or score the given ``action``) under the mask.
         Returns ``(action, log_prob, entropy, value, log_probs)``, the last every action's
         log-probability (about -1e8 for illegal ones): what a KL to another policy needs."""
-        logits, value = self(obs)
+        logits, value = self(obs, oracle)
         logits = masked_logits(logits, mask)
         if action is None:
             action = sample_masked(logits, generator)
@@ -305,6 +352,25 @@ def build_net(config: NetConfig, state_dict: dict[str, torch.Tensor] | None = No
     if state_dict is not None:
         net.load_state_dict(state_dict)
     return net
+
+
+def load_weights(net: PolicyNet, state_dict: dict[str, torch.Tensor]) -> None:
+    """Load ``state_dict`` into ``net``. Weights of the same network without the oracle
+    critic extend it: everything they hold is loaded, the oracle encoder keeps its fresh
+    initialisation, and the value MLP's first layer gets the old weights for the trunk features
+    and zeros for the oracle's — so the extended value starts equal to the old one, and the
+    oracle features come in as training moves those zeros."""
+    if net.oracle_encoder is None or any(k.startswith("oracle_encoder.") for k in state_dict):
+        net.load_state_dict(state_dict)
+        return
+    state = dict(state_dict)
+    first = net.value_head[0].weight
+    old = state["value_head.0.weight"]
+    state["value_head.0.weight"] = torch.cat(
+        [old, torch.zeros(first.shape[0], first.shape[1] - old.shape[1], dtype=old.dtype)], dim=1)
+    state.update({k: v.detach().cpu() for k, v in net.state_dict().items()
+                  if k.startswith("oracle_encoder.")})
+    net.load_state_dict(state)
 
 
 def pick_device(device: str | None = None) -> torch.device:
@@ -425,7 +491,7 @@ class PPOAgent(BaseAgent):
         if not bool(mask.any(-1).all()):
             raise ValueError(f"{self.name}: a mask with no legal action")
         with _few_threads(self.device, len(obs)):
-            logits, _ = self.net(obs)
+            logits, _ = self.net.policy(obs)
         logits = masked_logits(logits, mask)
         if self.greedy:
             actions = logits.argmax(-1)

@@ -25,7 +25,8 @@ clone's probability spread where the teacher is unsure (``docs/training.md``). H
 (``--no-soft-targets``): the action played.
 The value head is fitted at the same time to the deciding seat's discounted, scaled deal score
 (``gamma**k * reward_scale * delta``, k = that seat's later decisions), the target PPO's value
-head starts from.
+head starts from — except an oracle critic's (``NetConfig.oracle``), which reads the hidden
+state the records do not keep: its network is cloned for the policy only.
 
 Loss: cross-entropy of the masked logits (illegal actions at -1e8, as in PPO) to the targets
 plus ``vf_coef`` times the value MSE. A 5 % hold-out reports the agreement (the clone's argmax
@@ -288,9 +289,11 @@ def train_bc(net: PolicyNet, data: BCData, *, epochs: int = 4, lr: float = 1e-3,
         losses = []
         for idx in np.array_split(rng.permutation(train), max(1, len(train) // batch_size)):
             obs, mask, target, ret = batch(idx)
-            logits, value = net(obs)
+            logits, z = net.policy(obs)
             ce = nn.functional.cross_entropy(masked_logits(logits, mask), target)
-            loss = ce + vf_coef * ((value - ret) ** 2).mean()
+            loss = ce
+            if not net.config.oracle:    # an oracle critic reads planes the records lack
+                loss = loss + vf_coef * ((net.value(z) - ret) ** 2).mean()
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), 1.0)
@@ -302,7 +305,7 @@ def train_bc(net: PolicyNet, data: BCData, *, epochs: int = 4, lr: float = 1e-3,
         with torch.no_grad():
             for idx in np.array_split(val, max(1, len(val) // 1024)):
                 obs, mask, target, _ = batch(idx)
-                logits = masked_logits(net(obs)[0], mask)
+                logits = masked_logits(net.policy(obs)[0], mask)
                 best = logits.argmax(-1, keepdim=True)
                 correct += int((target.gather(1, best) > 0).sum())
                 entropy += float(masked_entropy(logits, mask).sum())

@@ -15,8 +15,10 @@ expected, and weights-only policy files where training state is needed.
 
 A run's network comes from its checkpoint when it resumes, and from ``--init-from``'s file when
 it starts from one: ``adopt_network`` takes the shape and input (``--channels``, ``--blocks``,
-``--features``) from there and refuses a flag typed with another value, naming it — loading
-the weights into a network of another shape would fail with a page of size mismatches.
+``--features``, ``--oracle-critic``) from there and refuses a flag typed with another value,
+naming it — loading the weights into a network of another shape would fail with a page of size
+mismatches. One change is allowed where a run starts: ``--oracle-critic`` on weights without
+an oracle critic adds a fresh one (``agents.ppo.load_weights``).
 """
 
 from __future__ import annotations
@@ -36,8 +38,9 @@ __all__ = ["CheckpointError", "save_training_checkpoint", "load_training_checkpo
            "adopt_network", "load_init_checkpoint"]
 
 TRAINING_KEYS = ("optimizer", "rng", "pool", "update", "global_step", "args")
-#: The arguments that fix a network's shape and input (``NetConfig`` fields of the same names).
-NET_FIELDS = ("channels", "blocks", "features")
+#: The arguments that fix a network's shape and input (``NetConfig`` fields of the same names,
+#: and ``oracle_critic``: whether ``NetConfig.oracle`` is set).
+NET_FIELDS = ("channels", "blocks", "features", "oracle_critic")
 
 
 def save_training_checkpoint(path: str | os.PathLike, *, net: PolicyNet,
@@ -81,15 +84,22 @@ def load_training_checkpoint(path: str | os.PathLike,
 
 
 def adopt_network(args: Any, given: Collection[str], net_config: dict[str, Any], source: str,
-                  hint: str) -> Any:
-    """``args`` with the network fields of ``net_config`` (a checkpoint's); a field in ``given``
-    (typed by the user) with another value is a ``ValueError`` naming the flag, ``source`` and
-    ``hint`` (what to do instead)."""
-    for name in NET_FIELDS:
-        if name in given and getattr(args, name) != net_config[name]:
-            raise ValueError(f"--{name} {getattr(args, name)!r} differs from {source}'s network "
-                             f"({name} {net_config[name]!r}); {hint}")
-    return dataclasses.replace(args, **{name: net_config[name] for name in NET_FIELDS})
+                  hint: str, may_add_oracle: bool = False) -> Any:
+    """``args`` with the network fields of ``net_config`` (a checkpoint's; those of
+    ``NET_FIELDS`` that ``args`` has); a field in ``given`` (typed by the user) with another
+    value is a ``ValueError`` naming the flag, ``source`` and ``hint`` (what to do instead) —
+    except ``--oracle-critic`` on a network without one when ``may_add_oracle``."""
+    stored = {**net_config, "oracle_critic": bool(net_config.get("oracle", 0))}
+    names = [name for name in NET_FIELDS if hasattr(args, name)]
+    adopted = {name: stored[name] for name in names}
+    for name in names:
+        if name in given and getattr(args, name) != stored[name]:
+            if name == "oracle_critic" and may_add_oracle and args.oracle_critic:
+                adopted[name] = True
+                continue
+            raise ValueError(f"--{name.replace('_', '-')} {getattr(args, name)!r} differs from "
+                             f"{source}'s network ({name} {stored[name]!r}); {hint}")
+    return dataclasses.replace(args, **adopted)
 
 
 def load_init_checkpoint(spec: str, rules: RuleConfig) -> dict[str, Any]:

@@ -11,11 +11,11 @@ the latest weights play: ``training.selfplay``); ``--total-steps`` counts those.
 ``OUT/progress.csv``: ``charts/learning_rate``, ``charts/SPS``, ``charts/score`` (mean raw score
 delta of the learner per deal in the rollout), ``losses/value_loss``, ``losses/policy_loss``,
 ``losses/entropy``, ``losses/approx_kl``, ``losses/old_approx_kl``, ``losses/clipfrac``,
-``losses/explained_variance``; with ``--kl-ref-coef``, ``losses/kl_ref`` and
-``charts/kl_ref_coef`` (``kl_to_reference``); and per evaluation ``eval/vs_SPEC`` for each
-``--eval-vs`` field (``:`` written ``_``) and ``eval/vs_best`` (duplicate evaluation, mean score
-per hand, with ``_ci95``), ``eval/best_update`` (the update whose weights are in
-``OUT/best.pt``, the policy to ship).
+``losses/explained_variance``, ``losses/return_std`` (s.d. of the rollout's value targets, in
+return units); with ``--kl-ref-coef``, ``losses/kl_ref`` and ``charts/kl_ref_coef``
+(``kl_to_reference``); and per evaluation ``eval/vs_SPEC`` for each ``--eval-vs`` field (``:``
+written ``_``) and ``eval/vs_best`` (duplicate evaluation, mean score per hand, with ``_ci95``),
+``eval/best_update`` (the update whose weights are in ``OUT/best.pt``, the policy to ship).
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.ppo import NetConfig, PolicyNet, build_net, pick_device
+from agents.ppo import (NetConfig, PolicyNet, build_net, load_weights, masked_logits,
+                        pick_device)
 from mjenv.rules import RuleConfig
 from training.args import LocalArgs, PPOArgs, TrainerArgs, arg, explicit_fields
 
@@ -60,6 +61,11 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
     num_minibatches: int = arg(4, "minibatches per epoch", low=1)
     norm_adv: bool = arg(True, "normalise advantages per minibatch")
     clip_vloss: bool = arg(True, "clip the value update around the rollout's values too")
+    value_norm: bool = arg(True, "measure the value loss and its clip range in units of the "
+                                 "rollout's return s.d. (at least one point of score): the "
+                                 "critic's weight does not depend on --reward-scale")
+    oracle_critic: bool = arg(False, "the value head also reads the hidden state (every hand "
+                                     "and the wall, docs/oracle.md); the policy never does")
     shaping_coef: float = arg(0.0, "potential-based shaping weight, potential = -coef * "
                                    "shanten (0: off)", low=0)
     train_latest_seats: bool = arg(True, "train on every seat the latest weights play, not only "
@@ -89,8 +95,11 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
                                       "linearly to 0 (0: it never decays)", low=0, high=1)
 
     def net_config(self, num_planes: int) -> NetConfig:
+        from mjenv.env.oracle import NUM_ORACLE_PLANES
+
         return NetConfig(num_planes=num_planes, channels=self.channels, blocks=self.blocks,
-                         features=self.features)
+                         features=self.features,
+                         oracle=NUM_ORACLE_PLANES if self.oracle_critic else 0)
 
     def validate(self) -> None:
         super().validate()
@@ -166,8 +175,13 @@ def minibatch_indices(n: int, num_minibatches: int, rng: np.random.Generator) ->
 def ppo_loss(new_logprob: torch.Tensor, old_logprob: torch.Tensor, advantages: torch.Tensor,
              new_value: torch.Tensor, old_value: torch.Tensor, returns: torch.Tensor,
              entropy: torch.Tensor, *, clip_coef: float, vf_coef: float, ent_coef: float,
-             clip_vloss: bool, norm_adv: bool) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
-    """CleanRL's clipped objective. Returns the total loss and its parts (detached)."""
+             clip_vloss: bool, norm_adv: bool,
+             value_scale: float = 1.0) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+    """CleanRL's clipped objective. Returns the total loss and its parts (detached).
+
+    ``value_scale``: the unit the value loss and its clip range are measured in (values and
+    returns stay in return units, as GAE needs them): 1 is CleanRL's, which assumes returns of
+    about unit scale; ``return_scale`` makes the loss the same whatever the reward scale."""
     logratio = new_logprob - old_logprob
     ratio = logratio.exp()
     with torch.no_grad():
@@ -179,10 +193,12 @@ def ppo_loss(new_logprob: torch.Tensor, old_logprob: torch.Tensor, advantages: t
     pg_loss = torch.max(-advantages * ratio,
                         -advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)).mean()
     if clip_vloss:
-        v_clipped = old_value + torch.clamp(new_value - old_value, -clip_coef, clip_coef)
+        clip = clip_coef * value_scale
+        v_clipped = old_value + torch.clamp(new_value - old_value, -clip, clip)
         v_loss = 0.5 * torch.max((new_value - returns) ** 2, (v_clipped - returns) ** 2).mean()
     else:
         v_loss = 0.5 * ((new_value - returns) ** 2).mean()
+    v_loss = v_loss / value_scale ** 2
     entropy_loss = entropy.mean()
     loss = pg_loss - ent_coef * entropy_loss + vf_coef * v_loss
     return loss, {"policy_loss": pg_loss.detach(), "value_loss": v_loss.detach(),
@@ -210,6 +226,14 @@ def kl_to_reference(ref_log_probs: torch.Tensor, log_probs: torch.Tensor,
     return kl.sum(-1).mean()
 
 
+def return_scale(returns: np.ndarray, reward_scale: float) -> float:
+    """The unit of the value loss with ``--value-norm``: the s.d. of the rollout's returns,
+    at least one point of score (``reward_scale``) so that a rollout of near-equal returns
+    does not blow the loss up. Per rollout, like the advantages' normalisation per minibatch:
+    it has no state, so a resumed run computes it alike."""
+    return max(float(np.std(returns)), reward_scale)
+
+
 def explained_variance(pred: np.ndarray, target: np.ndarray) -> float:
     var = float(np.var(target))
     return float("nan") if var == 0 else 1.0 - float(np.var(target - pred)) / var
@@ -219,12 +243,15 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, rollout, args: 
                rng: np.random.Generator, reference: PolicyNet | None = None,
                kl_coef: float = 0.0) -> dict[str, float]:
     """GAE, then ``update_epochs`` passes of minibatch gradient steps; the masks stored in the
-    rollout are re-applied to the new logits. With a ``reference`` policy the loss adds
-    ``kl_coef`` × ``kl_to_reference`` (``kl_ref`` in the stats, whatever the weight)."""
+    rollout are re-applied to the new logits, and an oracle critic reads the rollout's oracle
+    planes. With a ``reference`` policy the loss adds ``kl_coef`` × ``kl_to_reference``
+    (``kl_ref`` in the stats, whatever the weight)."""
     device = next(net.parameters()).device
     adv, returns = compute_gae(rollout.rewards, rollout.values, rollout.dones, args.gamma,
                                args.gae_lambda)
+    value_scale = return_scale(returns, args.reward_scale) if args.value_norm else 1.0
     b_obs = torch.as_tensor(rollout.obs, device=device)
+    b_oracle = torch.as_tensor(rollout.oracle, device=device) if net.config.oracle else None
     b_masks = torch.as_tensor(rollout.masks, device=device)
     b_actions = torch.as_tensor(rollout.actions, device=device)
     b_logprobs = torch.as_tensor(rollout.logprobs, device=device)
@@ -235,8 +262,8 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, rollout, args: 
     if reference is not None:          # frozen: its log-probabilities once, in minibatch sizes
         with torch.no_grad():
             size = -(-len(adv) // args.num_minibatches)
-            b_ref = torch.cat([reference.get_action_and_value(o, m, a)[4] for o, m, a in
-                               zip(b_obs.split(size), b_masks.split(size), b_actions.split(size))])
+            b_ref = torch.cat([torch.log_softmax(masked_logits(reference.policy(o)[0], m), -1)
+                               for o, m in zip(b_obs.split(size), b_masks.split(size))])
     net.train()
     sums: dict[str, float] = {}
     count = 0
@@ -244,12 +271,13 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, rollout, args: 
         for mb in minibatch_indices(len(adv), args.num_minibatches, rng):
             mb_t = torch.as_tensor(mb, device=device)
             _, newlogprob, entropy, newvalue, log_probs = net.get_action_and_value(
-                b_obs[mb_t], b_masks[mb_t], b_actions[mb_t])
+                b_obs[mb_t], b_masks[mb_t], b_actions[mb_t],
+                oracle=None if b_oracle is None else b_oracle[mb_t])
             loss, parts = ppo_loss(newlogprob, b_logprobs[mb_t], b_adv[mb_t], newvalue,
                                    b_values[mb_t], b_returns[mb_t], entropy,
                                    clip_coef=args.clip_coef, vf_coef=args.vf_coef,
                                    ent_coef=args.ent_coef, clip_vloss=args.clip_vloss,
-                                   norm_adv=args.norm_adv)
+                                   norm_adv=args.norm_adv, value_scale=value_scale)
             if b_ref is not None:
                 kl_ref = kl_to_reference(b_ref[mb_t], log_probs, b_masks[mb_t])
                 loss = loss + kl_coef * kl_ref
@@ -264,6 +292,7 @@ def ppo_update(net: PolicyNet, optimizer: torch.optim.Optimizer, rollout, args: 
     # Like CleanRL, KL and clip fraction describe the whole update (mean over minibatches).
     stats = {k: v / count for k, v in sums.items()}
     stats["explained_variance"] = explained_variance(rollout.values, returns)
+    stats["return_std"] = float(np.std(returns))
     return stats
 
 
@@ -456,7 +485,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
     elif args.init_from:
         init = load_init_checkpoint(args.init_from, args.rules())
         args = adopt_network(args, given, init["net_config"], f"--init-from {args.init_from}",
-                             "leave the flag out to take the checkpoint's")
+                             "leave the flag out to take the checkpoint's", may_add_oracle=True)
     settings = args.settings()
     for spec in [s for s, _ in settings.fixed_opponents] + args.eval_specs():
         make_agent(spec)                     # an unknown spec or unreadable file: say so now
@@ -472,7 +501,9 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
 
     torch.manual_seed(args.seed)
     source = state or init
-    config = NetConfig(**source["net_config"]) if source else args.net_config(NUM_PLANES)
+    config = args.net_config(NUM_PLANES)
+    if source:        # its shape (hidden width too); the oracle as adopt_network settled it
+        config = dataclasses.replace(NetConfig(**source["net_config"]), oracle=config.oracle)
     net = build_net(config).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     rng = np.random.default_rng([args.seed, 0x5EED])
@@ -496,7 +527,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
         start = state.get("reference")
     else:
         if init is not None:
-            net.load_state_dict(init["model"])
+            load_weights(net, init["model"])     # extended with a fresh oracle critic if asked
         if args.bc_warmstart:
             from training.bc import behaviour_clone
             behaviour_clone(net, rules, hands=args.bc_hands, epochs=args.bc_epochs, lr=args.bc_lr,

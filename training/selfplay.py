@@ -39,6 +39,12 @@ a baseline in the policy-gradient sense (Williams 1992; common random numbers, a
 engine work per learner step. Fixed agents act alike in both copies (seeded per deal and seat)
 until the trained seats' actions make the deals differ.
 
+Oracle critic. With a network whose value reads the oracle planes (``NetConfig.oracle``,
+``mjenv.env.oracle``: every concealed hand and the wall), each recorded decision also stores its
+seat's oracle planes (``Rollout.oracle``) and records the oracle critic's value. Values and
+oracle planes are computed only for recorded decisions: snapshots, fixed agents, shadow deals
+and untrained seats only need the policy.
+
 Batching. Each tick gathers every pending decision of every concurrent deal, groups them by
 controller (one forward pass for all seats on the latest weights, one per snapshot, one
 ``act_batch`` per fixed agent) and then applies the answers. Claim windows ask several seats
@@ -141,6 +147,7 @@ class Rollout:
     order of the episodes."""
 
     obs: np.ndarray            # float32 (T, C, 34)
+    oracle: np.ndarray         # float32 (T, K, 34): the oracle critic's planes (K = 0 without)
     masks: np.ndarray          # bool (T, 110)
     actions: np.ndarray        # int64 (T,)
     logprobs: np.ndarray       # float32 (T,)
@@ -160,7 +167,7 @@ class Rollout:
 
     @staticmethod
     def concat(parts: Sequence["Rollout"]) -> "Rollout":
-        names = ("obs", "masks", "actions", "logprobs", "values", "rewards", "dones", "scores",
+        names = ("obs", "oracle", "masks", "actions", "logprobs", "values", "rewards", "dones", "scores",
                  "won", "dealt_in", "baselines", "primary")
         return Rollout(**{n: np.concatenate([getattr(p, n) for p in parts]) for n in names},
                        decisions=sum(p.decisions for p in parts),
@@ -248,6 +255,7 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
     running then finish; no new ones start), and return their transitions."""
     from mjenv.env.actions import decode_action, legal_mask
     from mjenv.env.observation import encode
+    from mjenv.env.oracle import encode_oracle
     from mjenv.game import Hand
 
     rng = np.random.default_rng(seed)
@@ -256,6 +264,7 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
     fixed = FixedAgents()
     nets: dict[Any, PolicyNet] = {LATEST: net, **dict(enumerate(snapshots))}
     inputs = InputBuilder(net.config)    # snapshots are copies of the learner: same input
+    no_oracle = np.zeros((0, 34), dtype=np.float32)
 
     deals: list[_Deal | None] = [None] * settings.num_envs
     out_steps: list[tuple] = []
@@ -332,7 +341,7 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
                 obs = inputs(obs, [it[3] for it in items])
                 obs_t = torch.as_tensor(obs, device=device)
                 mask_t = torch.as_tensor(masks, device=device)
-                logits, values = nets[key](obs_t)
+                logits, z = nets[key].policy(obs_t)
                 logits = masked_logits(logits, mask_t)
                 acts = sample_masked(logits, gen)
                 trained = [key == LATEST and copy == 0 and seat in deal.trained
@@ -341,11 +350,22 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
                     acts = torch.where(torch.tensor(trained, device=device), acts,
                                        logits.argmax(-1))
                 logps = torch.log_softmax(logits, -1).gather(1, acts[:, None]).squeeze(1)
-                acts_np, logps_np, values_np = acts.cpu().numpy(), logps.cpu().numpy(), values.cpu().numpy()
+                acts_np, logps_np = acts.cpu().numpy(), logps.cpu().numpy()
+                # Values (and oracle planes) only where a decision is recorded.
+                rows = [j for j, t in enumerate(trained) if t]
+                oracle = ([encode_oracle(items[j][1], items[j][2]) for j in rows]
+                          if net.config.oracle else [no_oracle] * len(rows))
+                values_np = np.zeros(len(items), dtype=np.float32)
+                if rows:
+                    oracle_t = (torch.as_tensor(np.stack(oracle), device=device)
+                                if net.config.oracle else None)
+                    values_np[rows] = net.value(z[rows], oracle_t).cpu().numpy()
+                planes = dict(zip(rows, oracle))
                 for j, (deal, hand, seat, view, _, _, _) in enumerate(items):
                     record = None
                     if trained[j]:
-                        record = (obs[j], masks[j], int(acts_np[j]), float(logps_np[j]), float(values_np[j]),
+                        record = (obs[j], planes[j], masks[j], int(acts_np[j]), float(logps_np[j]),
+                                  float(values_np[j]),
                                   _potential(view, settings.shaping_coef) if settings.shaping_coef else 0.0)
                     answers.append((hand, seat, view, int(acts_np[j]), deal, record))
             else:
@@ -364,8 +384,8 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
             hand.step(seat, decode_action(aid, view))
             decisions += 1
             if record is not None:
-                deal.steps[seat].append(record[:5])
-                deal.potentials[seat].append(record[5])
+                deal.steps[seat].append(record[:6])
+                deal.potentials[seat].append(record[6])
                 pending_steps += 1
 
     if not out_steps:
@@ -373,10 +393,11 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
     stats = list(zip(*episodes))
     return Rollout(
         obs=np.stack([s[0] for s in out_steps]).astype(np.float32),
-        masks=np.stack([s[1] for s in out_steps]),
-        actions=np.array([s[2] for s in out_steps], dtype=np.int64),
-        logprobs=np.array([s[3] for s in out_steps], dtype=np.float32),
-        values=np.array([s[4] for s in out_steps], dtype=np.float32),
+        oracle=np.stack([s[1] for s in out_steps]).astype(np.float32),
+        masks=np.stack([s[2] for s in out_steps]),
+        actions=np.array([s[3] for s in out_steps], dtype=np.int64),
+        logprobs=np.array([s[4] for s in out_steps], dtype=np.float32),
+        values=np.array([s[5] for s in out_steps], dtype=np.float32),
         rewards=np.array(rewards, dtype=np.float32),
         dones=np.array(dones, dtype=np.float32),
         scores=np.array(stats[0], dtype=np.float64),

@@ -189,6 +189,15 @@ class Hand:
         """The full wall in RULES.md §2 order (hidden information: for logs and tests)."""
         return self._wall.tiles
 
+    def live_tiles(self) -> tuple[int, ...]:
+        """The live wall's tiles not yet drawn, in draw order (hidden information: for the
+        oracle critic of ``mjenv.env.oracle`` and tests)."""
+        return self._wall.live_tiles()
+
+    def dead_tiles(self) -> tuple[int, ...]:
+        """The dead wall, front (the next kan replacement) first (hidden information)."""
+        return self._wall.dead_tiles()
+
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """The seat's legal actions, ``()`` when it is not to act.
 

@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-from mjenv.env import actions, gym_env, observation
+from mjenv.env import actions, gym_env, observation, oracle
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -12,6 +12,12 @@ def test_observation_doc_is_generated_from_planes():
     assert (DOCS / "observation.md").read_text(encoding="utf-8") == observation.markdown(), \
         "docs/observation.md is stale; regenerate: python -c \"from mjenv.env import " \
         "observation as m; open('docs/observation.md', 'w').write(m.markdown())\""
+
+
+def test_oracle_doc_is_generated_from_planes():
+    assert (DOCS / "oracle.md").read_text(encoding="utf-8") == oracle.markdown(), \
+        "docs/oracle.md is stale; regenerate: python -c \"from mjenv.env import " \
+        "oracle as m; open('docs/oracle.md', 'w').write(m.markdown())\""
 
 
 def test_actions_doc_is_generated():

@@ -9,7 +9,7 @@ import torch
 
 from agents.ppo import ILLEGAL_LOGIT, masked_entropy, masked_logits, sample_masked
 from training.ppo import (Args, annealed_kl_ref_coef, compute_gae, explained_variance,
-                          kl_to_reference, minibatch_indices, ppo_loss)
+                          kl_to_reference, minibatch_indices, ppo_loss, return_scale)
 
 
 def naive_gae(rewards, values, dones, gamma, lam):
@@ -198,3 +198,30 @@ def test_the_kl_needs_a_starting_policy():
     with pytest.raises(ValueError, match="--kl-ref-coef needs a policy to stay near"):
         Args(kl_ref_coef=0.1, fixed_opponents="random:1")
     Args(kl_ref_coef=0.1, bc_warmstart=True, fixed_opponents="random:1")
+
+
+@pytest.mark.parametrize("clip_vloss", [True, False])
+def test_value_loss_in_units_of_the_return_scale_is_scale_free(clip_vloss):
+    """Scores in points or in any reward scale: the same value loss once measured in its unit
+    (the clipped one too, its clip range scaling along)."""
+    rng = np.random.default_rng(0)
+    b = 64
+    score = torch.as_tensor(rng.normal(0, 18, size=b))
+    old = torch.as_tensor(rng.normal(0, 18, size=b))
+    new = old + torch.as_tensor(rng.normal(0, 6, size=b))
+    zeros = torch.zeros(b)
+    losses = []
+    for scale in (1.0, 1 / 40, 1 / 1000):
+        returns = score * scale
+        unit = return_scale(returns.numpy(), scale)
+        _, parts = ppo_loss(zeros, zeros, zeros, new * scale, old * scale, returns, zeros,
+                            clip_coef=0.2, vf_coef=0.5, ent_coef=0.0, clip_vloss=clip_vloss,
+                            norm_adv=False, value_scale=unit)
+        losses.append(float(parts["value_loss"]))
+    assert losses == pytest.approx([losses[0]] * 3, rel=1e-9)
+    assert losses[0] != pytest.approx(0.5 * float(((new - score) ** 2).mean()), rel=0.01)
+
+
+def test_return_scale_is_at_least_one_point():
+    assert return_scale(np.zeros(10), 1 / 40) == 1 / 40
+    assert return_scale(np.array([1.0, -1.0]), 1 / 40) == 1.0

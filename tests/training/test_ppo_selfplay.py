@@ -193,3 +193,27 @@ def test_rollouts_without_pairing_report_zero_baselines():
     settings = RolloutSettings(num_envs=2, fixed_opponents=(("random", 1.0),))
     r = collect_rollout(net, [net], settings, seed=[4], target_steps=20)
     assert len(r.baselines) == len(r.scores) and not r.baselines.any()
+
+
+def test_an_oracle_critic_records_its_planes_and_values_of_the_recorded_decisions():
+    from mjenv.env import observation
+    from mjenv.env.oracle import CONCEALED, NUM_ORACLE_PLANES
+    from training.selfplay import Rollout
+
+    torch.manual_seed(0)
+    net = build_net(NetConfig(NUM_PLANES, channels=8, blocks=1, oracle=NUM_ORACLE_PLANES)).eval()
+    settings = RolloutSettings(num_envs=3, fixed_opponents=(("random", 1.0),))
+    r = collect_rollout(net, [net], settings, seed=4, target_steps=60)
+    assert r.oracle.shape == (len(r), NUM_ORACLE_PLANES, 34)
+    # each row's planes are its own decision's: the seat's own concealed tiles as observed
+    hand = r.obs[:, observation.HAND:observation.HAND + 4].sum(1)
+    np.testing.assert_array_equal(r.oracle[:, CONCEALED], hand)
+    assert (r.oracle[:, CONCEALED + 1:CONCEALED + 4].sum(2) >= 1).all()
+    with torch.no_grad():
+        _, value = net(torch.as_tensor(r.obs), torch.as_tensor(r.oracle))
+    np.testing.assert_allclose(r.values, value.numpy(), atol=1e-5)
+    both = Rollout.concat([r, r])
+    assert both.oracle.shape == (2 * len(r), NUM_ORACLE_PLANES, 34)
+    plain = collect_rollout(build_net(NetConfig(NUM_PLANES, channels=8, blocks=1)).eval(), [],
+                            settings, seed=4, target_steps=20)
+    assert plain.oracle.shape == (len(plain), 0, 34)

@@ -57,11 +57,13 @@ def test_tiny_run_trains_and_writes_a_checkpoint(tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.mark.parametrize("overlap, kl", [(True, False), (False, False), (True, True)])
-def test_resume_gives_the_same_next_update(tmp_path, overlap, kl):
+@pytest.mark.parametrize("overlap, kl, oracle", [(True, False, False), (False, False, False),
+                                                (True, True, False), (True, False, True),
+                                                (True, True, True)])
+def test_resume_gives_the_same_next_update(tmp_path, overlap, kl, oracle):
     # (overlapped, a rollout is in flight at the stop: resuming plays it again; with the KL to
     # the starting policy, the resumed run takes that policy from its checkpoint)
-    extra = {}
+    extra = {"overlap": overlap, "oracle_critic": oracle}
     if kl:
         from agents.ppo import NetConfig, build_net, save_policy_file
         from mjenv.env.observation import NUM_PLANES
@@ -70,10 +72,10 @@ def test_resume_gives_the_same_next_update(tmp_path, overlap, kl):
         start = tmp_path / "start.pt"
         save_policy_file(start, build_net(NetConfig(NUM_PLANES, channels=8, blocks=1)),
                          RuleConfig())
-        extra = dict(init_from=str(start), kl_ref_coef=0.5, kl_ref_fraction=0.0)
-    full = tiny_args(tmp_path / "full", total_steps=10**6, num_steps=256, overlap=overlap, **extra)
+        extra.update(init_from=str(start), kl_ref_coef=0.5, kl_ref_fraction=0.0)
+    full = tiny_args(tmp_path / "full", total_steps=10**6, num_steps=256, **extra)
     train(full, progress=False, stop_after=3)
-    part = tiny_args(tmp_path / "part", total_steps=10**6, num_steps=256, overlap=overlap, **extra)
+    part = tiny_args(tmp_path / "part", total_steps=10**6, num_steps=256, **extra)
     train(part, progress=False, stop_after=2)
     assert read_checkpoint_file(tmp_path / "part" / "latest.pt")["update"] == 2
     if kl:
@@ -83,6 +85,7 @@ def test_resume_gives_the_same_next_update(tmp_path, overlap, kl):
     a = read_checkpoint_file(tmp_path / "full" / "latest.pt")
     b = read_checkpoint_file(tmp_path / "part" / "latest.pt")
     assert a["update"] == b["update"] == 3
+    assert bool(a["net_config"]["oracle"]) == b["args"]["oracle_critic"] == oracle
     assert a["global_step"] == b["global_step"]
     for key, value in a["model"].items():
         assert torch.equal(value, b["model"][key]), key
@@ -96,6 +99,33 @@ def test_resume_gives_the_same_next_update(tmp_path, overlap, kl):
         assert [r["losses/kl_ref"] for r in ra] == [r["losses/kl_ref"] for r in rb]
         assert all(float(r["losses/kl_ref"]) > 0 for r in ra)
         assert all(float(r["charts/kl_ref_coef"]) == 0.5 for r in ra)
+    assert [r["losses/value_loss"] for r in ra] == [r["losses/value_loss"] for r in rb]
+    assert all(math.isfinite(float(r["losses/value_loss"])) for r in ra)
+
+
+def test_oracle_critic_starts_from_plain_weights_and_keeps_its_network(tmp_path):
+    from agents.ppo import NetConfig, build_net, save_policy_file
+    from mjenv.env.observation import NUM_PLANES
+    from mjenv.env.oracle import NUM_ORACLE_PLANES
+    from mjenv.rules import RuleConfig
+
+    start = tmp_path / "plain.pt"
+    save_policy_file(start, build_net(NetConfig(NUM_PLANES, channels=8, blocks=1)), RuleConfig())
+    run = tiny_args(tmp_path / "run", total_steps=256, num_steps=256, init_from=str(start),
+                    oracle_critic=True)
+    payload = read_checkpoint_file(train(run, given={"out", "init_from", "oracle_critic"},
+                                         progress=False))
+    assert payload["net_config"]["oracle"] == NUM_ORACLE_PLANES
+    assert payload["net_config"]["channels"] == 8
+    # the oracle stays: it cannot be dropped from a run's network, nor added when resuming
+    with pytest.raises(ValueError, match="--oracle-critic False differs from --init-from"):
+        train(tiny_args(tmp_path / "again", init_from=str(tmp_path / "run" / "latest.pt"),
+                        oracle_critic=False), given={"out", "init_from", "oracle_critic"},
+              progress=False)
+    train(tiny_args(tmp_path / "plain"), progress=False, stop_after=1)
+    with pytest.raises(ValueError, match="--oracle-critic True differs"):
+        train(tiny_args(tmp_path / "plain", resume=True, oracle_critic=True),
+              given={"out", "resume", "oracle_critic"}, progress=False)
 
 
 def test_workers_processes_collect_the_requested_steps(tmp_path):
