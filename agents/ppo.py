@@ -65,6 +65,9 @@ NUM_UNTILED_ACTIONS = 8       # ids 102–109
 FILE_MAGIC = b"MJENV-CHECKPOINT v1\n"
 FILE_FORMAT = 1
 PRETRAINED_PATH = Path(__file__).resolve().parent / "pretrained" / "ppo.pt"
+#: The policies shipped with the package, by the name their ``ppo:`` spec gives them: the PPO
+#: model and the behaviour clone it was trained from.
+SHIPPED = {"pretrained": PRETRAINED_PATH, "pretrained-bc": PRETRAINED_PATH.with_name("bc.pt")}
 
 
 class CheckpointError(ValueError):
@@ -465,13 +468,15 @@ class PPOAgent(BaseAgent):
         return cls(net, rules=RuleConfig.from_dict(payload["rules"]), **kwargs)
 
     @classmethod
-    def pretrained(cls, **kwargs: Any) -> "PPOAgent":
-        """The checkpoint shipped with the package (see docs/training.md for how it was made)."""
-        if not PRETRAINED_PATH.exists():
-            raise CheckpointError(f"{PRETRAINED_PATH}: the pretrained checkpoint is missing from "
-                                  f"this installation")
-        kwargs.setdefault("name", "ppo:pretrained")
-        return cls.load(PRETRAINED_PATH, **kwargs)
+    def pretrained(cls, which: str = "pretrained", **kwargs: Any) -> "PPOAgent":
+        """A policy shipped with the package (``SHIPPED``; docs/training.md says how each was
+        made): the PPO model, or with ``which="pretrained-bc"`` its behaviour-cloned start."""
+        path = SHIPPED[which]
+        if not path.exists():
+            raise CheckpointError(f"{path}: the shipped policy ppo:{which} is missing from this "
+                                  f"installation")
+        kwargs.setdefault("name", f"ppo:{which}")
+        return cls.load(path, **kwargs)
 
     def act(self, observation: np.ndarray, mask: np.ndarray, view: PlayerView) -> int:
         return int(self.act_batch(observation[None], mask[None], [view])[0])

@@ -3,7 +3,8 @@
 Specs: ``random``, ``heuristic`` (the tuned default), ``heuristic:v1`` (the frozen first
 version), ``heuristic:efficiency`` (tile efficiency only), ``heuristic:nodefence`` (the default
 without defence), ``heuristic:PATH`` (a parameter file), ``ppo:PATH`` (a saved checkpoint),
-``ppo:pretrained`` (the model shipped in ``agents/pretrained/``) and ``cmd:PROGRAM ARGS…`` (an
+``ppo:pretrained`` and ``ppo:pretrained-bc`` (the PPO model shipped in ``agents/pretrained/``
+and the behaviour clone it started from) and ``cmd:PROGRAM ARGS…`` (an
 external program speaking docs/protocol.md; one argument, split like a shell line). The PPO
 specs import ``agents.ppo`` (and torch) only when asked for, so the rule-based agents run
 without torch installed.
@@ -44,12 +45,14 @@ def make_agent(spec: str, seed: int | None = None, *, timeout: float | None = No
     if spec.startswith("ppo:"):
         path = policy_file(spec)
         from agents.ppo import PPOAgent
-        agent = PPOAgent.pretrained() if spec == "ppo:pretrained" else PPOAgent.load(path)
+        shipped = spec[4:] if spec[4:] in ("pretrained", "pretrained-bc") else None
+        agent = PPOAgent.pretrained(shipped) if shipped else PPOAgent.load(path)
         if seed is not None and hasattr(agent, "reseed"):
             agent.reseed(seed)
         return agent
     raise ValueError(f"unknown agent spec {spec!r}: use one of {', '.join(RULE_BASED_SPECS)}, "
-                     f"heuristic:PATH, ppo:PATH, ppo:pretrained or cmd:PROGRAM ARGS…")
+                     f"heuristic:PATH, ppo:PATH, ppo:pretrained, ppo:pretrained-bc or "
+                     f"cmd:PROGRAM ARGS…")
 
 
 def policy_file(spec: str) -> Path:
@@ -62,7 +65,5 @@ def policy_file(spec: str) -> Path:
     path = spec[4:] if spec.startswith("ppo:") else spec
     if not path:
         raise ValueError(f"{spec!r}: write ppo:PATH (a checkpoint) or ppo:pretrained")
-    if spec == "ppo:pretrained":
-        from agents.ppo import PRETRAINED_PATH
-        return PRETRAINED_PATH
-    return Path(path)
+    from agents.ppo import SHIPPED
+    return SHIPPED.get(path, Path(path)) if spec.startswith("ppo:") else Path(path)

@@ -79,7 +79,8 @@ from mjenv.env.observation import NUM_PLANES, encode
 from mjenv.env.play import MaskedActionError, play  # a masked action id reaching the env
 from mjenv.game import Hand
 from mjenv.rules import RuleConfig
-from training.selfplay import LATEST, RolloutSettings, sample_opponent
+from training.selfplay import (LATEST, FixedAgents, RolloutSettings, opponent_seed,
+                               sample_opponent)
 
 OBS_KEY = "observation"
 MASK_KEY = "action_mask"
@@ -156,7 +157,8 @@ class MahjongMultiAgentEnv(MultiAgentEnv):
         self.hand: Hand | None = None
         self.learner = 0
         self._controllers: list[str] = []          # per seat: module id or fixed agent spec
-        self._fixed_agents: dict[str, Any] = {}
+        self._fixed = FixedAgents()
+        self._seat_agents: list[Any] = [None] * NUM_SEATS      # per seat: its fixed agent
         self._pending: dict[str, tuple[int, Any, np.ndarray]] = {}   # agent -> (seat, view, mask)
 
     # ------------------------------------------------------------------ episode
@@ -164,19 +166,20 @@ class MahjongMultiAgentEnv(MultiAgentEnv):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed, options=options)
         rng = self.np_random
-        if seed is not None or not self._fixed_agents:
-            from agents import make_agent
-
-            self._fixed_agents = {spec: make_agent(spec, seed=int(rng.integers(2**31)))
-                                  for spec, _ in self.settings.fixed_opponents}
+        fixed_specs = {spec for spec, _ in self.settings.fixed_opponents}
         while True:
             self.learner = int(rng.integers(NUM_SEATS))
             self._controllers = [MAIN if seat == self.learner else self._draw_controller(rng)
                                  for seat in range(NUM_SEATS)]
-            self.hand = Hand(self.settings.rules, seed=int(rng.integers(2**62)), dealer=0,
+            deal_seed = int(rng.integers(2**62))
+            self.hand = Hand(self.settings.rules, seed=deal_seed, dealer=0,
                              round_wind=int(rng.integers(2)))
+            # fixed agents seeded per (deal, seat), as in training.selfplay
+            self._seat_agents = [self._fixed.get(c, 0, 0, seat, opponent_seed(deal_seed, seat))
+                                 if c in fixed_specs else None
+                                 for seat, c in enumerate(self._controllers)]
             self.agents = [agent_id(seat, c) for seat, c in enumerate(self._controllers)
-                           if c not in self._fixed_agents]
+                           if c not in fixed_specs]
             self._play_fixed()
             # RLlib needs an observation at reset; a deal that fixed agents finish before any
             # RLlib seat decides (天胡, 人胡 …) carries no signal for RLlib: draw another.
@@ -222,7 +225,7 @@ class MahjongMultiAgentEnv(MultiAgentEnv):
 
     def _play_fixed(self) -> None:
         """Let the fixed agents answer until an RLlib seat must decide or the deal ends."""
-        play(self.hand, [self._fixed_agents.get(c) for c in self._controllers])
+        play(self.hand, self._seat_agents)
 
     def _observe(self) -> dict[str, dict[str, np.ndarray]]:
         self._pending = {}
