@@ -66,7 +66,8 @@ FILE_MAGIC = b"MJENV-CHECKPOINT v1\n"
 FILE_FORMAT = 1
 PRETRAINED_PATH = Path(__file__).resolve().parent / "pretrained" / "ppo.pt"
 #: The policies shipped with the package, by the name their ``ppo:`` spec gives them: the PPO
-#: model and the behaviour clone it was trained from.
+#: model and the behaviour clone of the (tuned) heuristic that self-play starts from
+#: (docs/training.md says how each was made).
 SHIPPED = {"pretrained": PRETRAINED_PATH, "pretrained-bc": PRETRAINED_PATH.with_name("bc.pt")}
 
 
@@ -470,7 +471,7 @@ class PPOAgent(BaseAgent):
     @classmethod
     def pretrained(cls, which: str = "pretrained", **kwargs: Any) -> "PPOAgent":
         """A policy shipped with the package (``SHIPPED``; docs/training.md says how each was
-        made): the PPO model, or with ``which="pretrained-bc"`` its behaviour-cloned start."""
+        made): the PPO model, or with ``which="pretrained-bc"`` the behaviour clone."""
         path = SHIPPED[which]
         if not path.exists():
             raise CheckpointError(f"{path}: the shipped policy ppo:{which} is missing from this "

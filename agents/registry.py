@@ -4,7 +4,7 @@ Specs: ``random``, ``heuristic`` (the tuned default), ``heuristic:v1`` (the froz
 version), ``heuristic:efficiency`` (tile efficiency only), ``heuristic:nodefence`` (the default
 without defence), ``heuristic:PATH`` (a parameter file), ``ppo:PATH`` (a saved checkpoint),
 ``ppo:pretrained`` and ``ppo:pretrained-bc`` (the PPO model shipped in ``agents/pretrained/``
-and the behaviour clone it started from) and ``cmd:PROGRAM ARGS…`` (an
+and the behaviour clone of the heuristic that self-play starts from) and ``cmd:PROGRAM ARGS…`` (an
 external program speaking docs/protocol.md; one argument, split like a shell line). The PPO
 specs import ``agents.ppo`` (and torch) only when asked for, so the rule-based agents run
 without torch installed.

@@ -70,11 +70,17 @@ def test_other_rules_are_refused_unless_allowed():
     assert legal_mask(v)[agent.act(encode(v), legal_mask(v), v)] == 1
 
 
-def test_the_shipped_checkpoint_loads_and_plays():
-    """agents/pretrained/ppo.pt must match the current observation/action encoding: this fails
-    (with the checkpoint's clear message) when the encoding changes without retraining."""
-    agent = PPOAgent.pretrained(device="cpu")
-    assert agent.name == "ppo:pretrained"
+@pytest.mark.parametrize("which", ["pretrained", "pretrained-bc"])
+def test_the_shipped_checkpoints_load_and_play(which):
+    """agents/pretrained/ppo.pt and bc.pt must match the current observation/action encoding:
+    this fails (with the checkpoint's clear message) when the encoding changes without
+    retraining. Their specs name them."""
+    from agents import make_agent
+    from agents.registry import policy_file
+    agent = PPOAgent.pretrained(which, device="cpu")
+    assert agent.name == f"ppo:{which}" == make_agent(f"ppo:{which}").name
+    assert policy_file(f"ppo:{which}").name == {"pretrained": "ppo.pt",
+                                                "pretrained-bc": "bc.pt"}[which]
     hand = Hand(seed=11)
     while not hand.over:
         seat = hand.to_act[0]
