@@ -47,11 +47,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     name = argv[0]
-    module = _load(name)
-    cmd_parser = argparse.ArgumentParser(prog=f"mjenv {name}", description=COMMANDS[name][1])
-    module.add_arguments(cmd_parser)
-    args = cmd_parser.parse_args(argv[1:])
-    return int(module.run(args) or 0)
+    try:
+        module = _load(name)
+        cmd_parser = argparse.ArgumentParser(prog=f"mjenv {name}", description=COMMANDS[name][1])
+        module.add_arguments(cmd_parser)
+        args = cmd_parser.parse_args(argv[1:])
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:       # a command that keeps partial work reports it itself
+        print(f"\nmjenv {name}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover
