@@ -43,8 +43,11 @@ class _Memo(dict):
 
 
 # Process-wide memo tables; every entry a pure function of its key. Plan lists carry a
-# serial number (never reused) that names them in the other tables' keys.
+# serial number (never reused) that names them in the other tables' keys: one per meld set,
+# since an evaluation reads the melds (五门齐's doors), though meld sets that leave the same
+# plans open share one compiled list.
 _PLAN_LISTS: dict[tuple, tuple[int, PlanList]] = {}
+_COMPILED: dict[tuple[tuple[Plan, ...], int], PlanList] = {}
 _EVALS = _Memo()
 _WAITS = _Memo()
 _serial = iter(range(1 << 62))
@@ -58,8 +61,12 @@ def plan_list(melds: Sequence[Meld], value_planning: bool, loose: bool
     if hit is None:
         if len(_PLAN_LISTS) >= 20_000:
             _PLAN_LISTS.clear()
-        plans = candidate_plans(key[0], value_planning, loose)
-        hit = _PLAN_LISTS[key] = (next(_serial), PlanList(plans, 4 - len(melds)))
+            _COMPILED.clear()
+        compiled = (candidate_plans(key[0], value_planning, loose), 4 - len(melds))
+        plist = _COMPILED.get(compiled)
+        if plist is None:
+            plist = _COMPILED[compiled] = PlanList(*compiled)
+        hit = _PLAN_LISTS[key] = (next(_serial), plist)
     return hit
 
 

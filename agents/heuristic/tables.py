@@ -362,18 +362,22 @@ class Layout:
     of suit rows."""
 
     def __init__(self, hands: Sequence[tuple[int, tuple[bool, bool, bool, bool]]]) -> None:
-        self.splits: list[list[tuple[int, ...]]] = []
-        pos: list[list[int]] = []
-        seg = []
-        for b, (groups, empty) in enumerate(hands):
-            mine = [sp for sp in SPLIT_SLOTS[groups]
-                    if all(not e or slot == 0 for e, slot in zip(empty, sp))]
-            seg.append(len(pos))
-            self.splits.append(mine)
-            pos += [[b * 4 * SLOTS + s * SLOTS + slot for s, slot in enumerate(sp)]
-                    for sp in mine]
-        self.pos = np.array(pos, np.intp).reshape(len(pos), 4)
-        self.seg = np.array(seg, np.intp)
+        parts = [_hand_splits(groups, empty) for groups, empty in hands]
+        self.splits: list[list[tuple[int, ...]]] = [mine for mine, _ in parts]
+        sizes = [len(mine) for mine in self.splits]
+        self.seg = np.cumsum([0] + sizes[:-1]).astype(np.intp)
+        offsets = np.repeat(np.arange(len(hands), dtype=np.intp) * (4 * SLOTS), sizes)
+        self.pos = np.concatenate([pos for _, pos in parts]) + offsets[:, None]
+
+
+@lru_cache(maxsize=None)
+def _hand_splits(groups: int, empty: tuple[bool, bool, bool, bool]
+                 ) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """One hand's splits in a ``Layout`` and their positions in its own block of suit rows."""
+    mine = [sp for sp in SPLIT_SLOTS[groups]
+            if all(not e or slot == 0 for e, slot in zip(empty, sp))]
+    pos = np.array([[s * SLOTS + slot for s, slot in enumerate(sp)] for sp in mine], np.intp)
+    return mine, pos.reshape(len(mine), 4)
 
 
 class Combined:
