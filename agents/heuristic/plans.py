@@ -336,28 +336,29 @@ def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],
                             nd |= 1 << t
                         sp |= present & ~(1 << t) | ((1 << t) if counts[t] > size else 0)
                 out[door] = (nd, sp)
-    best, need, surplus = INF, 0, 0
-    held_all = _held(counts) if masks else 0
+    # the pair in door d: every free door's group, door d's less its group, plus its pair
+    groups = sum(cost3[door] for door in range(5) if not taken[door])
+    totals = [INF if taken[d] else groups - cost3[d] + cost2[d] for d in range(5)]
+    best = min(INF, *totals)
+    if not masks:
+        return best, 0, 0
+    need = surplus = 0
+    held_all = _held(counts)
     for pair_door in range(5):
-        if taken[pair_door]:
+        if totals[pair_door] != best:
             continue
-        total, nd, sp = 0, 0, 0
+        nd, sp = 0, 0
         for door in range(5):
             if taken[door]:
                 sp |= _DOOR_BITS[door] & held_all
             elif door == pair_door:
-                total += cost2[door]
                 nd |= bits2[door][0]
                 sp |= bits2[door][1]
             else:
-                total += cost3[door]
                 nd |= bits3[door][0]
                 sp |= bits3[door][1]
-        if total < best:
-            best, need, surplus = total, nd, sp
-        elif total == best:
-            need |= nd
-            surplus |= sp
+        need |= nd
+        surplus |= sp
     return best, need, surplus
 
 
