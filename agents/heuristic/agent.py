@@ -198,7 +198,8 @@ class HeuristicAgent(BaseAgent):
         for a in calls:
             if a.kind == "minkan" and not p.kans or a.kind != "minkan" and hopeless:
                 continue
-            d = self.evaluator.after_call(view, a, counts)
+            d = self.evaluator.after_call(view, a, counts,
+                                          below=None if a.kind == "minkan" else now)
             if a.kind == "minkan":
                 ok = d <= now and any(m.is_open for m in melds)
             else:

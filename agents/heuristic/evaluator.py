@@ -209,9 +209,7 @@ class Evaluator:
         is a legal win."""
         serial, plist, adm = self.plans(melds, view.rules.min_points, hard_only)
         dist = plan_eval(serial, plist, counts, melds).dist
-        best = min((dist[i] + pen for i, pen in zip(adm.plans, adm.penalty)
-                    if dist[i] < INF), default=INF)
-        best = float(min(best, INF))
+        best = float(min(min((v for v, _ in _values(dist, adm)), default=INF), INF))
         if self.params.value_planning and min((dist[i] for i in adm.plain),
                                               default=INF) <= 1:
             weight = self.wait_weight(counts, melds, view)
@@ -230,8 +228,7 @@ class Evaluator:
             return dist, weight
         serial, plist, adm = self.plans(melds, view.rules.min_points)
         ev = plan_eval(serial, plist, counts, melds)
-        values = [(ev.dist[i] + pen, i) for i, pen in zip(adm.plans, adm.penalty)
-                  if ev.dist[i] < INF]
+        values = _values(ev.dist, adm)
         if not values:
             return dist, 0.0
         best = min(v for v, _ in values)
@@ -266,7 +263,7 @@ class Evaluator:
         serial, plist, adm = self.plans(melds, view.rules.min_points, hard_only)
         ev = plan_eval(serial, plist, counts, melds)
         dist = ev.dist
-        values = [(dist[i] + pen, i) for i, pen in zip(adm.plans, adm.penalty) if dist[i] < INF]
+        values = _values(dist, adm)
         if not values:
             if hard_only:
                 return {t: Discard(float(INF), 0.0, False) for t in tiles}
@@ -370,13 +367,27 @@ class Evaluator:
             after[t] -= 1
         return after, tuple(view.melds[view.seat]) + (meld,)
 
-    def after_call(self, view: PlayerView, call: Action, counts: Sequence[int]) -> float:
+    def after_call(self, view: PlayerView, call: Action, counts: Sequence[int],
+                   below: float | None = None) -> float:
         """Value distance after the legal ``call`` (chi/pon/open kan) of the target tile,
         counting only plans worth ``min_points``: after chi/pon, the best discard's distance;
-        after an open kan, the hand's."""
+        after an open kan, the hand's.
+
+        ``below`` (chi/pon) serves callers that only ask whether the call gets below it:
+        where no discard can, a lower bound of the distance, at least ``below``, is answered
+        without weighing each discard — no discard goes below the best plan's value unless
+        the plain shape is ready (then the scorer may make it 1)."""
         after, new_melds = self._called(view, call, counts)
         if call.kind == "minkan":
             return self.hand(after, new_melds, view, hard_only=True)[0]
+        if below is not None:
+            serial, plist, adm = self.plans(new_melds, view.rules.min_points, hard_only=True)
+            dist = plan_eval(serial, plist, after, new_melds).dist
+            least = float(min((v for v, _ in _values(dist, adm)), default=INF))
+            ready = self.params.value_planning and min((dist[i] for i in adm.plain),
+                                                       default=INF) <= 1
+            if least >= below and not ready:
+                return least
         tiles = [t for t in range(34) if after[t]]
         evals = self.discards(after, new_melds, view, tiles, hard_only=True, ukeire=None)
         return min(e.dist for e in evals.values())
@@ -395,6 +406,11 @@ class Evaluator:
                               if m.kind == "pon" and m.tiles[0] == kan.tile else m
                               for m in melds)
         return self.hand(after, new_melds, view)[0] <= discard_dist
+
+
+def _values(dist: Sequence[int], adm: _Admitted) -> list[tuple[float, int]]:
+    """(distance plus penalty, plan) of each admitted plan within reach."""
+    return [(dist[i] + pen, i) for i, pen in zip(adm.plans, adm.penalty) if dist[i] < INF]
 
 
 _SUIT_MASKS = [((1 << 9) - 1) << (9 * s) for s in range(3)]
