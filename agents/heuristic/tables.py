@@ -150,7 +150,6 @@ class _Stack:
     surplus: tuple[np.ndarray, np.ndarray]
     cond: tuple[np.ndarray, np.ndarray]
     join: np.ndarray
-    pow: tuple[np.ndarray, np.ndarray]
     parts: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
 
 
@@ -204,19 +203,21 @@ def _stack(honors: bool, loose: bool) -> _Stack:
     decoded = tuple((np.array([p // (width * width) for p in j], np.intp),
                      np.array([p // width % width for p in j], np.intp),
                      np.array([p % width for p in j], np.intp)) for j in join)
-    return _Stack(cut, n, FAMILIES, *stacked, index,
-                  (5 ** np.arange(cut), 5 ** np.arange(n - cut)), decoded)
+    return _Stack(cut, n, FAMILIES, *stacked, index, decoded)
 
 
-def _halves_of(stack: _Stack, fams: np.ndarray, keys: np.ndarray):
-    li = fams * 5 ** stack.cut + keys[:, :stack.cut] @ stack.pow[0]
-    ri = fams * 5 ** (stack.ranks - stack.cut) + keys[:, stack.cut:] @ stack.pow[1]
-    return li, ri
+def _halves_of(stack: _Stack, fam: int, key: bytes) -> tuple[int, int]:
+    """The left and right half-table rows of a suit key of family ``fam``: the family's
+    block, then the half's counts read as base-5 digits (plain integers: keys come a few at
+    a time, where numpy's integer matmul costs more than the loop)."""
+    cut = stack.cut
+    return (fam * 5 ** cut + sum(c * 5 ** r for r, c in enumerate(key[:cut])),
+            fam * 5 ** (stack.ranks - cut) + sum(c * 5 ** r for r, c in enumerate(key[cut:])))
 
 
-def _join(stack: _Stack, fams: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """Distance per slot, (B, SLOTS), of suit keys (B, ranks) of the stack's ``fams``."""
-    li, ri = _halves_of(stack, fams, keys)
+def _join(stack: _Stack, fams: Sequence[int], keys: Sequence[bytes]) -> np.ndarray:
+    """Distance per slot, (B, SLOTS), of suit keys of the stack's ``fams``."""
+    li, ri = np.array([_halves_of(stack, f, k) for f, k in zip(fams, keys)], np.intp).T
     b = len(keys)
     grid = (stack.dist[0][li][:, :, :, None] + stack.dist[1][ri][:, :, None, :]).reshape(b, -1)
     grid = np.concatenate([grid, np.full((b, 1), INF, np.int16)], axis=1)
@@ -230,9 +231,7 @@ def _slot_bits(stack: _Stack, fam: int, key: bytes, slot: int
     the optimal targets that spare an ``r`` — the left half's cond where its target spares a
     left rank, with any optimal right target's needs; likewise for a right rank. Never a
     rank held four times."""
-    arr = np.frombuffer(key, np.uint8).astype(np.int16)[None, :]
-    li, ri = _halves_of(stack, np.array([fam]), arr)
-    li, ri = int(li[0]), int(ri[0])
+    li, ri = _halves_of(stack, fam, key)
     cross, ls, rs = stack.parts[slot]
     total = stack.dist[0][li][cross, ls] + stack.dist[1][ri][cross, rs]
     best = total.min()
@@ -312,10 +311,8 @@ class SuitStore:
         self.keys += missing
         for (honors, loose), js in groups.items():
             stack = _stack(honors, loose)
-            fams = np.array([FAMILIES.index(missing[j][0].partition("/")[0]) for j in js])
-            keys = np.frombuffer(b"".join(missing[j][1] for j in js), np.uint8).reshape(
-                len(js), -1).astype(np.int16)
-            self.dist[start + np.array(js)] = _join(stack, fams, keys)
+            fams = [FAMILIES.index(missing[j][0].partition("/")[0]) for j in js]
+            self.dist[start + np.array(js)] = _join(stack, fams, [missing[j][1] for j in js])
         return [get(w) for w in wanted]  # type: ignore[misc]
 
     def dist_list(self, row: int) -> list[int]:
@@ -389,53 +386,56 @@ class Combined:
         self.layout, self.rows, self.total = layout, rows, total
         self.dist = np.minimum(np.minimum.reduceat(total, layout.seg), INF)
 
-    def optimal(self, j: int) -> list:
-        """Hand ``j``'s optimal splits, each as (its four store rows, their four slots)."""
+    def optimal(self, j: int) -> tuple[list[int], list[tuple[int, ...]]]:
+        """Hand ``j``'s four store rows and its optimal splits (the slot of each suit)."""
         d = self.dist[j]
         if d >= INF:
-            return []
+            return [], []
         start = self.layout.seg[j]
-        rows = self.rows[j].tolist()
         splits = self.layout.splits[j]
-        return [(rows, splits[k]) for k in np.flatnonzero(
+        return self.rows[j].tolist(), [splits[k] for k in np.flatnonzero(
             self.total[start:start + len(splits)] == d).tolist()]
 
 
-def hand_bits(splits) -> tuple[int, int]:
+def _used_bits(rows: list[int], splits: list[tuple[int, ...]]
+               ) -> dict[tuple[int, int], tuple[int, int, list[int]]]:
+    """The bits of each (suit, slot) that ``splits`` use, asked once each."""
+    return {(s, slot): STORE.bits(rows[s], slot)
+            for s in range(4) for slot in {sp[s] for sp in splits}}
+
+
+def hand_bits(rows: list[int], splits: list[tuple[int, ...]]) -> tuple[int, int]:
     """(need, surplus) 34-bit masks over a hand's optimal splits (``Combined.optimal``)."""
     need = surplus = 0
-    for rows, slots in splits:
-        for s in range(4):
-            n, sp, _ = STORE.bits(rows[s], slots[s])
-            need |= n << _SHIFTS[s]
-            surplus |= sp << _SHIFTS[s]
+    for (s, _), (n, sp, _) in _used_bits(rows, splits).items():
+        need |= n << _SHIFTS[s]
+        surplus |= sp << _SHIFTS[s]
     return need, surplus
 
 
-def hand_wants(splits) -> list[int]:
+def hand_wants(rows: list[int], splits: list[tuple[int, ...]]) -> list[int]:
     """For each kind ``t``, the kinds whose arrival would shorten the hand once one ``t`` is
     discarded — for ``t`` surplus, the needs of the optimal targets that spare a ``t``;
-    0 elsewhere."""
-    want = [0] * 34
-    for rows, slots in splits:
-        parts = [STORE.bits(rows[s], slots[s]) for s in range(4)]
-        needs = [parts[s][0] << _SHIFTS[s] for s in range(4)]
+    0 elsewhere. The splits that put a suit at one slot share its spare and cond bits, so
+    the other suits' needs are gathered per (suit, slot) first."""
+    bits = _used_bits(rows, splits)
+    others: dict[tuple[int, int], int] = {}
+    for sp in splits:
+        needs = [bits[s, sp[s]][0] << _SHIFTS[s] for s in range(4)]
+        every = needs[0] | needs[1] | needs[2] | needs[3]
         for s in range(4):
-            spare = parts[s][1]
-            if not spare:
-                continue
-            others = 0
-            for o in range(4):
-                if o != s:
-                    others |= needs[o]
-            cond = parts[s][2]
-            base = _SHIFTS[s]
-            r = 0
-            while spare:
-                if spare & 1:
-                    want[base + r] |= (cond[r] << base) | others
-                spare >>= 1
-                r += 1
+            if bits[s, sp[s]][1]:
+                others[s, sp[s]] = others.get((s, sp[s]), 0) | every ^ needs[s]
+    want = [0] * 34
+    for (s, slot), other in others.items():
+        _, spare, cond = bits[s, slot]
+        base = _SHIFTS[s]
+        r = 0
+        while spare:
+            if spare & 1:
+                want[base + r] |= (cond[r] << base) | other
+            spare >>= 1
+            r += 1
     return want
 
 
