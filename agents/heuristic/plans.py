@@ -245,7 +245,7 @@ class PlanEval:
                 hit = (0, 0)
             elif i in self.plist.pos:
                 j = self.plist.pos[i]
-                need, surplus = hand_bits(*self._comb.optimal(j))
+                need, surplus = hand_bits(self._comb.optimal(j)[1])
                 hit = (need | self._lacking[j], surplus)
             elif i in self._five_rows:
                 hit = _five_doors(self.counts, self.melds, self._five_rows[i])[1:]

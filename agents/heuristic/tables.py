@@ -385,50 +385,55 @@ class Combined:
     def __init__(self, layout: Layout, rows: np.ndarray, total: np.ndarray) -> None:
         self.layout, self.rows, self.total = layout, rows, total
         self.dist = np.minimum(np.minimum.reduceat(total, layout.seg), INF)
+        self._optimal: dict[int, tuple[list[tuple[int, ...]], dict]] = {}
 
-    def optimal(self, j: int) -> tuple[list[int], list[tuple[int, ...]]]:
-        """Hand ``j``'s four store rows and its optimal splits (the slot of each suit)."""
-        d = self.dist[j]
-        if d >= INF:
-            return [], []
-        start = self.layout.seg[j]
-        splits = self.layout.splits[j]
-        return self.rows[j].tolist(), [splits[k] for k in np.flatnonzero(
-            self.total[start:start + len(splits)] == d).tolist()]
+    def optimal(self, j: int) -> tuple[list[tuple[int, ...]],
+                                       dict[tuple[int, int], tuple[int, int, list[int]]]]:
+        """Hand ``j``'s optimal splits (the slot of each suit) and the bits of each
+        (suit, slot) they use, asked of the store once each (memoised)."""
+        hit = self._optimal.get(j)
+        if hit is None:
+            d = self.dist[j]
+            splits = self.layout.splits[j]
+            if d < INF:
+                start = self.layout.seg[j]
+                splits = [splits[k] for k in np.flatnonzero(
+                    self.total[start:start + len(splits)] == d).tolist()]
+            else:
+                splits = []
+            rows = self.rows[j].tolist()
+            hit = self._optimal[j] = (splits, {
+                (s, slot): STORE.bits(rows[s], slot)
+                for s in range(4) for slot in {sp[s] for sp in splits}})
+        return hit
 
 
-def _used_bits(rows: list[int], splits: list[tuple[int, ...]]
-               ) -> dict[tuple[int, int], tuple[int, int, list[int]]]:
-    """The bits of each (suit, slot) that ``splits`` use, asked once each."""
-    return {(s, slot): STORE.bits(rows[s], slot)
-            for s in range(4) for slot in {sp[s] for sp in splits}}
-
-
-def hand_bits(rows: list[int], splits: list[tuple[int, ...]]) -> tuple[int, int]:
-    """(need, surplus) 34-bit masks over a hand's optimal splits (``Combined.optimal``)."""
+def hand_bits(used: dict[tuple[int, int], tuple[int, int, list[int]]]) -> tuple[int, int]:
+    """(need, surplus) 34-bit masks over a hand's optimal splits, from the bits of the
+    (suit, slot) pairs they use (``Combined.optimal``)."""
     need = surplus = 0
-    for (s, _), (n, sp, _) in _used_bits(rows, splits).items():
+    for (s, _), (n, sp, _) in used.items():
         need |= n << _SHIFTS[s]
         surplus |= sp << _SHIFTS[s]
     return need, surplus
 
 
-def hand_wants(rows: list[int], splits: list[tuple[int, ...]]) -> list[int]:
+def hand_wants(splits: list[tuple[int, ...]],
+               used: dict[tuple[int, int], tuple[int, int, list[int]]]) -> list[int]:
     """For each kind ``t``, the kinds whose arrival would shorten the hand once one ``t`` is
     discarded — for ``t`` surplus, the needs of the optimal targets that spare a ``t``;
     0 elsewhere. The splits that put a suit at one slot share its spare and cond bits, so
     the other suits' needs are gathered per (suit, slot) first."""
-    bits = _used_bits(rows, splits)
     others: dict[tuple[int, int], int] = {}
     for sp in splits:
-        needs = [bits[s, sp[s]][0] << _SHIFTS[s] for s in range(4)]
+        needs = [used[s, sp[s]][0] << _SHIFTS[s] for s in range(4)]
         every = needs[0] | needs[1] | needs[2] | needs[3]
         for s in range(4):
-            if bits[s, sp[s]][1]:
+            if used[s, sp[s]][1]:
                 others[s, sp[s]] = others.get((s, sp[s]), 0) | every ^ needs[s]
     want = [0] * 34
     for (s, slot), other in others.items():
-        _, spare, cond = bits[s, slot]
+        _, spare, cond = used[s, slot]
         base = _SHIFTS[s]
         r = 0
         while spare:
