@@ -441,12 +441,10 @@ def _near(held: int, plans: Sequence[Plan]) -> int:
 
 
 def _weigh(mask: int, unseen: Sequence[int]) -> int:
-    """Σ unseen over the kinds of ``mask``."""
+    """Σ unseen over the kinds of ``mask`` (a step per kind in it, not per bit)."""
     total = 0
-    t = 0
     while mask:
-        if mask & 1:
-            total += unseen[t]
-        mask >>= 1
-        t += 1
+        low = mask & -mask
+        total += unseen[low.bit_length() - 1]
+        mask ^= low
     return total
