@@ -137,7 +137,7 @@ def _half_table(keys: np.ndarray, targets: np.ndarray, slots: np.ndarray, width:
 class _Stack:
     """The half tables of every family of one kind (number or honor suit, strict or loose),
     stacked along the key axis (family ``f``'s rows start at ``f · 5^cut``): ``[0]`` left,
-    ``[1]`` right, indexed ``[key, cross, slot(, rank)]``. ``join[slot]``: the flat
+    ``[1]`` right, indexed ``[key, cross, slot(, rank)]``. ``join[:, slot]``: the flat
     (cross, left slot, right slot) positions that make each slot of the whole suit, padded
     with the position of one extra INF entry; ``parts[slot]``: the same positions unpadded,
     as (cross, left slot, right slot) arrays."""
@@ -198,7 +198,7 @@ def _stack(honors: bool, loose: bool) -> _Stack:
                 join[2 * k + p].append((i * width + ls) * width + rs)
     pad = len(crosses) * width * width
     most = max(len(j) for j in join)
-    index = np.array([j + [pad] * (most - len(j)) for j in join], np.intp)
+    index = np.array([j + [pad] * (most - len(j)) for j in join], np.intp).T.copy()
     stacked = [tuple(np.concatenate(parts[half][j]) for half in range(2)) for j in range(4)]
     decoded = tuple((np.array([p // (width * width) for p in j], np.intp),
                      np.array([p // width % width for p in j], np.intp),
@@ -216,12 +216,15 @@ def _halves_of(stack: _Stack, fam: int, key: bytes) -> tuple[int, int]:
 
 
 def _join(stack: _Stack, fams: Sequence[int], keys: Sequence[bytes]) -> np.ndarray:
-    """Distance per slot, (B, SLOTS), of suit keys of the stack's ``fams``."""
+    """Distance per slot, (B, SLOTS), of suit keys of the stack's ``fams``. The grid of
+    half-row sums is laid out position by key, so that the gather and the min over join
+    positions run over whole rows (numpy's min along a short last axis is slow)."""
     li, ri = np.array([_halves_of(stack, f, k) for f, k in zip(fams, keys)], np.intp).T
-    b = len(keys)
-    grid = (stack.dist[0][li][:, :, :, None] + stack.dist[1][ri][:, :, None, :]).reshape(b, -1)
-    grid = np.concatenate([grid, np.full((b, 1), INF, np.int16)], axis=1)
-    return np.minimum(grid[:, stack.join].min(axis=2), INF)
+    left = stack.dist[0][li].transpose(1, 2, 0)          # (cross, left slot, key)
+    right = stack.dist[1][ri].transpose(1, 2, 0)
+    grid = (left[:, :, None, :] + right[:, None, :, :]).reshape(-1, len(keys))
+    grid = np.concatenate([grid, np.full((1, len(keys)), INF, np.int16)])
+    return np.minimum(np.take(grid, stack.join, axis=0).min(axis=0), INF).T
 
 
 def _slot_bits(stack: _Stack, fam: int, key: bytes, slot: int
@@ -240,21 +243,21 @@ def _slot_bits(stack: _Stack, fam: int, key: bytes, slot: int
     cut, n = stack.cut, stack.ranks
     need = surplus = 0
     cond = [0] * 9
-    lneed, rneed = stack.need[0][li], stack.need[1][ri]
-    lsp, rsp = stack.surplus[0][li], stack.surplus[1][ri]
-    lcond, rcond = stack.cond[0][li], stack.cond[1][ri]
-    for k in np.flatnonzero(total == best).tolist():
-        i, a, b = int(cross[k]), int(ls[k]), int(rs[k])
-        ln, rn = int(lneed[i, a]), int(rneed[i, b]) << cut
-        lspare, rspare = int(lsp[i, a]), int(rsp[i, b])
+    opt = np.flatnonzero(total == best)
+    i, a, b = cross[opt], ls[opt], rs[opt]             # the optimal (cross, left, right)
+    for ln, rn, lspare, rspare, lcond, rcond in zip(
+            stack.need[0][li][i, a].tolist(), stack.need[1][ri][i, b].tolist(),
+            stack.surplus[0][li][i, a].tolist(), stack.surplus[1][ri][i, b].tolist(),
+            stack.cond[0][li][i, a].tolist(), stack.cond[1][ri][i, b].tolist()):
+        rn <<= cut
         need |= ln | rn
         surplus |= lspare | rspare << cut
         for r in range(cut):
             if lspare >> r & 1:
-                cond[r] |= int(lcond[i, a, r]) | rn
+                cond[r] |= lcond[r] | rn
         for r in range(n - cut):
             if rspare >> r & 1:
-                cond[cut + r] |= int(rcond[i, b, r]) << cut | ln
+                cond[cut + r] |= rcond[r] << cut | ln
     room = sum(1 << r for r in range(n) if key[r] < 4)
     return need & room, surplus, [c & room for c in cond]
 
