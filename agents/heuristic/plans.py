@@ -83,8 +83,7 @@ def candidate_plans(melds: tuple[tuple[str, tuple[int, ...]], ...], value_planni
     def plan(name: str, shape: str, yaku: tuple[str, ...], families=fam("all", "all", "all",
                                                                          "all"),
              forced: tuple[int, ...] = (), forced_groups: int = 0) -> Plan:
-        return Plan(name, shape, yaku, plan_points(yaku, concealed), families, forced,
-                    forced_groups)
+        return _plan(name, shape, yaku, concealed, families, forced, forced_groups)
 
     suits = {tiles[0] // 9 for _, tiles in melds}
     has_chi = any(kind == "chi" for kind, _ in melds)
@@ -123,6 +122,16 @@ def candidate_plans(melds: tuple[tuple[str, tuple[int, ...]], ...], value_planni
                                   forced_groups=len(missing)))
     plans.append(plan("wumenqi", FIVE, ("wumenqi",)))
     return tuple(plans)
+
+
+@lru_cache(maxsize=None)
+def _plan(name: str, shape: str, yaku: tuple[str, ...], concealed: bool,
+          families: tuple[str, str, str, str], forced: tuple[int, ...], forced_groups: int
+          ) -> Plan:
+    """A value plan, made once: the plan lists of many meld sets share it (and the memory
+    and collector time a copy per list would cost)."""
+    return Plan(name, shape, yaku, plan_points(yaku, concealed), families, forced,
+                forced_groups)
 
 
 def meld_key(melds: Sequence[Meld]) -> tuple[tuple[str, tuple[int, ...]], ...]:
@@ -199,8 +208,8 @@ class PlanList:
             hit = cache.get((s, sub))
             if hit is None or hit[0] != STORE.generation:
                 items = self.by_suit[s]
-                hit = cache[(s, sub)] = (STORE.generation, STORE.rows(
-                    [(family, _rest(sub, ranks) if ranks else sub) for _, family, ranks in items]))
+                hit = cache[(s, sub)] = (STORE.generation, tuple(STORE.rows(
+                    [(family, _rest(sub, ranks) if ranks else sub) for _, family, ranks in items])))
             for (v, _, _), row in zip(self.by_suit[s], hit[1]):
                 vrows[v] = row
         dist = [INF] * len(self.plans)
@@ -218,7 +227,7 @@ class PlanList:
                 dist[i] = _seven_pairs(counts)[0]
         five_rows = {}
         for i in self.five:
-            five_rows[i] = [vrows[v] for v in self.five_rows[i]]
+            five_rows[i] = tuple(vrows[v] for v in self.five_rows[i])
             dist[i] = _five_doors(counts, melds, five_rows[i], masks=False)[0]
         return PlanEval(self, counts, melds, dist, comb, lacking, five_rows)
 
@@ -228,17 +237,25 @@ class PlanEval:
     on demand the 34-bit masks ``need`` (one more of the kind shortens it) and ``surplus``
     (one less keeps it; giving up any other held kind costs one tile) — :meth:`bits` — and
     ``wants`` — :meth:`wants`: per surplus kind ``t``, the kinds that would shorten the hand
-    once a ``t`` is discarded."""
+    once a ``t`` is discarded.
+
+    Evaluations fill process-wide memo tables, so they keep few objects the garbage
+    collector must visit: slots, tuples of numbers, dictionaries made when first asked."""
+
+    __slots__ = ("plist", "counts", "melds", "dist", "_comb", "_lacking", "_five_rows",
+                 "_bits", "_wants")
 
     def __init__(self, plist: PlanList, counts: Sequence[int], melds: Sequence[Meld],
-                 dist: list[int], comb, lacking: list[int], five_rows) -> None:
-        self.plist, self.counts, self.melds, self.dist = plist, tuple(counts), melds, dist
-        self._comb, self._lacking, self._five_rows = comb, lacking, five_rows
-        self._bits: dict[int, tuple[int, int]] = {}
-        self._wants: dict[int, list[int] | None] = {}
+                 dist: Sequence[int], comb, lacking: Sequence[int], five_rows) -> None:
+        self.plist, self.counts, self.melds, self.dist = plist, tuple(counts), melds, tuple(dist)
+        self._comb, self._lacking, self._five_rows = comb, tuple(lacking), five_rows
+        self._bits: dict[int, tuple[int, int]] | None = None
+        self._wants: dict[int, tuple[int, ...] | None] | None = None
 
     def bits(self, i: int) -> tuple[int, int]:
         """(need, surplus) of plan ``i``."""
+        if self._bits is None:
+            self._bits = {}
         hit = self._bits.get(i)
         if hit is None:
             if self.dist[i] >= INF:
@@ -254,9 +271,11 @@ class PlanEval:
             self._bits[i] = hit
         return hit
 
-    def wants(self, i: int) -> list[int] | None:
+    def wants(self, i: int) -> tuple[int, ...] | None:
         """Per kind ``t`` the need mask once a ``t`` is discarded (for ``t`` surplus to plan
         ``i``; ``None`` for 五门齐, which callers evaluate again)."""
+        if self._wants is None:
+            self._wants = {}
         if i in self._wants:
             return self._wants[i]
         if self.dist[i] >= INF or i in self._five_rows:
@@ -264,9 +283,9 @@ class PlanEval:
         elif i in self.plist.pos:
             j = self.plist.pos[i]
             lack = self._lacking[j]
-            want = [w | lack for w in hand_wants(*self._comb.optimal(j))]
+            want = tuple(w | lack for w in hand_wants(*self._comb.optimal(j)))
         else:
-            want = _seven_pairs_wants(self.counts)
+            want = tuple(_seven_pairs_wants(self.counts))
         self._wants[i] = want
         return want
 

@@ -228,7 +228,7 @@ def _join(stack: _Stack, fams: Sequence[int], keys: Sequence[bytes]) -> np.ndarr
 
 
 def _slot_bits(stack: _Stack, fam: int, key: bytes, slot: int
-               ) -> tuple[int, int, list[int]]:
+               ) -> tuple[int, int, tuple[int, ...]]:
     """(need, surplus, cond) of one slot of one suit key, from the join positions that reach
     the slot's best: the union of the halves' bits, and per rank ``r`` (cond) the needs of
     the optimal targets that spare an ``r`` — the left half's cond where its target spares a
@@ -239,7 +239,7 @@ def _slot_bits(stack: _Stack, fam: int, key: bytes, slot: int
     total = stack.dist[0][li][cross, ls] + stack.dist[1][ri][cross, rs]
     best = total.min()
     if best >= INF:
-        return 0, 0, [0] * 9
+        return 0, 0, (0,) * 9
     cut, n = stack.cut, stack.ranks
     need = surplus = 0
     cond = [0] * 9
@@ -259,7 +259,7 @@ def _slot_bits(stack: _Stack, fam: int, key: bytes, slot: int
             if rspare >> r & 1:
                 cond[cut + r] |= rcond[r] << cut | ln
     room = sum(1 << r for r in range(n) if key[r] < 4)
-    return need & room, surplus, [c & room for c in cond]
+    return need & room, surplus, tuple(c & room for c in cond)
 
 
 class SuitStore:
@@ -276,8 +276,8 @@ class SuitStore:
         self.keys: list[tuple[str, bytes]] = [("", b"")]      # row 0: INF everywhere
         self.dist = np.full((4096, SLOTS), INF, np.int16)
         self.generation = 0                 # bumped by clear: rows held elsewhere are stale
-        self._bits: dict[tuple[int, int], tuple[int, int, list[int]]] = {}
-        self._dists: dict[int, list[int]] = {}
+        self._bits: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]] = {}
+        self._dists: dict[int, tuple[int, ...]] = {}
 
     def full(self) -> bool:
         return len(self.keys) > self.LIMIT
@@ -318,13 +318,13 @@ class SuitStore:
             self.dist[start + np.array(js)] = _join(stack, fams, [missing[j][1] for j in js])
         return [get(w) for w in wanted]  # type: ignore[misc]
 
-    def dist_list(self, row: int) -> list[int]:
+    def dist_list(self, row: int) -> tuple[int, ...]:
         hit = self._dists.get(row)
         if hit is None:
-            hit = self._dists[row] = self.dist[row].tolist()
+            hit = self._dists[row] = tuple(self.dist[row].tolist())
         return hit
 
-    def bits(self, row: int, slot: int) -> tuple[int, int, list[int]]:
+    def bits(self, row: int, slot: int) -> tuple[int, int, tuple[int, ...]]:
         """(need, surplus, cond) of one slot of a row (suit rank bits)."""
         hit = self._bits.get((row, slot))
         if hit is None:
@@ -332,7 +332,7 @@ class SuitStore:
             base, _, variant = family.partition("/")
             if base == NONE:
                 hit = (0, sum(1 << r for r, c in enumerate(key) if c) if slot == 0 else 0,
-                       [0] * 9)
+                       (0,) * 9)
             else:
                 hit = _slot_bits(_stack(len(key) == 7, variant == "loose"),
                                  FAMILIES.index(base), key, slot)
@@ -385,25 +385,29 @@ class Combined:
     """A batch of hands combined over their splits (``Layout``): ``rows`` (B, 4) store rows,
     ``total`` per listed split, ``dist`` (B,) each hand's best."""
 
+    __slots__ = ("layout", "rows", "total", "dist", "_optimal")   # kept in memo tables
+
     def __init__(self, layout: Layout, rows: np.ndarray, total: np.ndarray) -> None:
         self.layout, self.rows, self.total = layout, rows, total
         self.dist = np.minimum(np.minimum.reduceat(total, layout.seg), INF)
-        self._optimal: dict[int, tuple[list[tuple[int, ...]], dict]] = {}
+        self._optimal: dict[int, tuple[tuple[tuple[int, ...], ...], dict]] | None = None
 
-    def optimal(self, j: int) -> tuple[list[tuple[int, ...]],
-                                       dict[tuple[int, int], tuple[int, int, list[int]]]]:
+    def optimal(self, j: int) -> tuple[tuple[tuple[int, ...], ...],
+                                       dict[tuple[int, int], tuple[int, int, tuple[int, ...]]]]:
         """Hand ``j``'s optimal splits (the slot of each suit) and the bits of each
         (suit, slot) they use, asked of the store once each (memoised)."""
+        if self._optimal is None:
+            self._optimal = {}
         hit = self._optimal.get(j)
         if hit is None:
             d = self.dist[j]
             splits = self.layout.splits[j]
             if d < INF:
                 start = self.layout.seg[j]
-                splits = [splits[k] for k in np.flatnonzero(
-                    self.total[start:start + len(splits)] == d).tolist()]
+                splits = tuple(splits[k] for k in np.flatnonzero(
+                    self.total[start:start + len(splits)] == d).tolist())
             else:
-                splits = []
+                splits = ()
             rows = self.rows[j].tolist()
             hit = self._optimal[j] = (splits, {
                 (s, slot): STORE.bits(rows[s], slot)
@@ -411,7 +415,7 @@ class Combined:
         return hit
 
 
-def hand_bits(used: dict[tuple[int, int], tuple[int, int, list[int]]]) -> tuple[int, int]:
+def hand_bits(used: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]]) -> tuple[int, int]:
     """(need, surplus) 34-bit masks over a hand's optimal splits, from the bits of the
     (suit, slot) pairs they use (``Combined.optimal``)."""
     need = surplus = 0
@@ -421,8 +425,8 @@ def hand_bits(used: dict[tuple[int, int], tuple[int, int, list[int]]]) -> tuple[
     return need, surplus
 
 
-def hand_wants(splits: list[tuple[int, ...]],
-               used: dict[tuple[int, int], tuple[int, int, list[int]]]) -> list[int]:
+def hand_wants(splits: Sequence[tuple[int, ...]],
+               used: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]]) -> list[int]:
     """For each kind ``t``, the kinds whose arrival would shorten the hand once one ``t`` is
     discarded — for ``t`` surplus, the needs of the optimal targets that spare a ``t``;
     0 elsewhere. The splits that put a suit at one slot share its spare and cond bits, so
