@@ -278,9 +278,10 @@ class Evaluator:
         behind = None                     # (value, plan, surplus) of the near plans, on demand
         if any(v < best_now + 1.0 - 1e-9 for v, _ in near):
             behind = [(v, i, ev.bits(i)[1]) for v, i in near]
-        plain = []
+        plain = []                        # the plain shapes that a discard may leave ready
         if p.value_planning:
-            plain = [(dist[i], ev.bits(i)[1] if dist[i] == 1 else 0) for i in adm.plain]
+            plain = [(dist[i], ev.bits(i)[1] if dist[i] == 1 else 0) for i in adm.plain
+                     if dist[i] <= 1]
         out: dict[int, Discard] = {}
         for t in tiles:
             bit = 1 << t
@@ -343,7 +344,7 @@ class Evaluator:
         key = (serial, plan, bytes(counts))
         need = _EVALS.get(key)
         if need is None:
-            need = _EVALS.put(key, plist.evaluate(counts, melds).bits(plan)[0])
+            need = _EVALS.put(key, plist.need(plan, counts, melds))
         return need
 
     # --- calls and kans -------------------------------------------------------------------

@@ -231,6 +231,17 @@ class PlanList:
             dist[i] = _five_doors(counts, melds, five_rows[i], masks=False)[0]
         return PlanEval(self, counts, melds, dist, comb, lacking, five_rows)
 
+    def need(self, i: int, counts: Sequence[int], melds: Sequence[Meld]) -> int:
+        """Plan ``i``'s need mask on ``counts``, as ``evaluate(…).bits(i)`` gives it; 五门齐
+        reads its three suit rows alone rather than evaluating every plan."""
+        if i not in self.five:
+            return self.evaluate(counts, melds).bits(i)[0]
+        key = bytes(counts)
+        rows = STORE.rows([(family, key[lo:hi]) for family, (lo, hi)
+                           in zip(self.plans[i].families, SUIT_SLICES[:3])])
+        dist, need, _ = _five_doors(counts, melds, rows)
+        return need if dist < INF else 0
+
 
 class PlanEval:
     """A plan list on one hand: ``dist`` per plan (tiles needed; ``INF``: out of reach), and
