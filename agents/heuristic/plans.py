@@ -159,6 +159,14 @@ def _rest(sub: bytes, forced: int) -> bytes:
     return hit
 
 
+# A suit's store rows, by what a plan list asks of the suit (its (family, forced ranks)
+# variants, numbered in ``_ASKS``) and the suit's key: plan lists asking the same of a suit —
+# most of a suit's plans survive a meld elsewhere — and suits holding the same key share one
+# look-up. Entries name the store generation they were read in.
+_ASKS: dict[tuple[tuple[str, int], ...], int] = {}
+_SUIT_ROWS: dict[tuple[int, bytes], tuple[int, tuple[int, ...]]] = {}
+
+
 class PlanList:
     """A plan list compiled for evaluation on many hands: each standard plan's four suit
     rows come from a few shared *variants* (family, suit, forced ranks), so a hand needs one
@@ -185,7 +193,8 @@ class PlanList:
         # the variants of each suit, so that a suit whose key did not change is one look-up
         self.by_suit = [[(v, family, ranks) for (family, suit, ranks), v in variants.items()
                          if suit == s] for s in range(4)]
-        self._suit_rows: dict[tuple[int, bytes], tuple[int, list[int]]] = {}
+        self.asks = [_ASKS.setdefault(tuple((family, ranks) for _, family, ranks in items),
+                                      len(_ASKS)) for items in self.by_suit]
         self.five_rows = {i: [variants[(plans[i].families[s], s, 0)] for s in range(3)]
                           for i in self.five}
         self.std = std
@@ -200,15 +209,14 @@ class PlanList:
         """Every plan on concealed ``counts`` (the distances now, the masks on demand)."""
         key = bytes(counts)
         vrows = [0] * len(self.variants)
-        cache = self._suit_rows
-        if len(cache) > 4096:
-            cache.clear()
+        if len(_SUIT_ROWS) > 1 << 15:
+            _SUIT_ROWS.clear()
         for s, (lo, hi) in enumerate(SUIT_SLICES):
             sub = key[lo:hi]
-            hit = cache.get((s, sub))
+            hit = _SUIT_ROWS.get((self.asks[s], sub))
             if hit is None or hit[0] != STORE.generation:
                 items = self.by_suit[s]
-                hit = cache[(s, sub)] = (STORE.generation, tuple(STORE.rows(
+                hit = _SUIT_ROWS[(self.asks[s], sub)] = (STORE.generation, tuple(STORE.rows(
                     [(family, _rest(sub, ranks) if ranks else sub) for _, family, ranks in items])))
             for (v, _, _), row in zip(self.by_suit[s], hit[1]):
                 vrows[v] = row
