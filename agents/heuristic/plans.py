@@ -302,7 +302,8 @@ class PlanEval:
         elif i in self.plist.pos:
             j = self.plist.pos[i]
             lack = self._lacking[j]
-            want = tuple(w | lack for w in hand_wants(*self._comb.optimal(j)))
+            want = hand_wants(*self._comb.optimal(j))
+            want = tuple(w | lack for w in want) if lack else tuple(want)
         else:
             want = tuple(_seven_pairs_wants(self.counts))
         self._wants[i] = want

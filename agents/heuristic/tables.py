@@ -357,28 +357,27 @@ _SHIFTS = (0, 9, 18, 27)
 
 class Layout:
     """Which splits a batch of hands reads, and where: per hand its group count and which
-    suits must stay empty (family "none": only slot 0 there). The hands' splits are listed
-    one after another (``seg`` their starts) as positions in the batch's (B, 4·SLOTS) block
-    of suit rows, one row of ``pos`` per suit."""
+    suits must stay empty (family "none": only slot 0 there). Each split is listed as its
+    four *cells* ``s·SLOTS + slot`` (suit ``s`` at that slot); the hands' splits one after
+    another (``seg`` their starts), as positions in the batch's (B, 4·SLOTS) block of suit
+    rows in ``pos``, one row per suit."""
 
     def __init__(self, hands: Sequence[tuple[int, tuple[bool, bool, bool, bool]]]) -> None:
-        parts = [_hand_splits(groups, empty) for groups, empty in hands]
-        self.splits: list[list[tuple[int, ...]]] = [mine for mine, _ in parts]
+        self.splits: list[list[tuple[int, ...]]] = [_hand_splits(groups, empty)
+                                                    for groups, empty in hands]
         sizes = [len(mine) for mine in self.splits]
         self.seg = np.cumsum([0] + sizes[:-1]).astype(np.intp)
         offsets = np.repeat(np.arange(len(hands), dtype=np.intp) * (4 * SLOTS), sizes)
-        self.pos = np.ascontiguousarray((np.concatenate([pos for _, pos in parts])
+        self.pos = np.ascontiguousarray((np.array([c for mine in self.splits for c in mine],
+                                                  np.intp).reshape(-1, 4)
                                          + offsets[:, None]).T)
 
 
 @lru_cache(maxsize=None)
-def _hand_splits(groups: int, empty: tuple[bool, bool, bool, bool]
-                 ) -> tuple[list[tuple[int, ...]], np.ndarray]:
-    """One hand's splits in a ``Layout`` and their positions in its own block of suit rows."""
-    mine = [sp for sp in SPLIT_SLOTS[groups]
+def _hand_splits(groups: int, empty: tuple[bool, bool, bool, bool]) -> list[tuple[int, ...]]:
+    """One hand's splits in a ``Layout``, as cells."""
+    return [tuple(s * SLOTS + slot for s, slot in enumerate(sp)) for sp in SPLIT_SLOTS[groups]
             if all(not e or slot == 0 for e, slot in zip(empty, sp))]
-    pos = np.array([[s * SLOTS + slot for s, slot in enumerate(sp)] for sp in mine], np.intp)
-    return mine, pos.reshape(len(mine), 4)
 
 
 class Combined:
@@ -393,9 +392,9 @@ class Combined:
         self._optimal: dict[int, tuple[tuple[tuple[int, ...], ...], dict]] | None = None
 
     def optimal(self, j: int) -> tuple[tuple[tuple[int, ...], ...],
-                                       dict[tuple[int, int], tuple[int, int, tuple[int, ...]]]]:
-        """Hand ``j``'s optimal splits (the slot of each suit) and the bits of each
-        (suit, slot) they use, asked of the store once each (memoised)."""
+                                       dict[int, tuple[int, int, tuple[int, ...]]]]:
+        """Hand ``j``'s optimal splits (as cells) and the bits of each cell they use, asked
+        of the store once each (memoised)."""
         if self._optimal is None:
             self._optimal = {}
         hit = self._optimal.get(j)
@@ -410,38 +409,38 @@ class Combined:
                 splits = ()
             rows = self.rows[j].tolist()
             hit = self._optimal[j] = (splits, {
-                (s, slot): STORE.bits(rows[s], slot)
-                for s in range(4) for slot in {sp[s] for sp in splits}})
+                c: STORE.bits(rows[c // SLOTS], c % SLOTS) for c in {c for sp in splits
+                                                                      for c in sp}})
         return hit
 
 
-def hand_bits(used: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]]) -> tuple[int, int]:
+def hand_bits(used: dict[int, tuple[int, int, tuple[int, ...]]]) -> tuple[int, int]:
     """(need, surplus) 34-bit masks over a hand's optimal splits, from the bits of the
-    (suit, slot) pairs they use (``Combined.optimal``)."""
+    cells they use (``Combined.optimal``)."""
     need = surplus = 0
-    for (s, _), (n, sp, _) in used.items():
-        need |= n << _SHIFTS[s]
-        surplus |= sp << _SHIFTS[s]
+    for c, (n, sp, _) in used.items():
+        need |= n << _SHIFTS[c // SLOTS]
+        surplus |= sp << _SHIFTS[c // SLOTS]
     return need, surplus
 
 
 def hand_wants(splits: Sequence[tuple[int, ...]],
-               used: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]]) -> list[int]:
+               used: dict[int, tuple[int, int, tuple[int, ...]]]) -> list[int]:
     """For each kind ``t``, the kinds whose arrival would shorten the hand once one ``t`` is
     discarded — for ``t`` surplus, the needs of the optimal targets that spare a ``t``;
-    0 elsewhere. The splits that put a suit at one slot share its spare and cond bits, so
-    the other suits' needs are gathered per (suit, slot) first."""
-    others: dict[tuple[int, int], int] = {}
+    0 elsewhere. The splits that use a cell share its spare and cond bits, so the other
+    suits' needs are gathered per cell first."""
+    needs = {c: n << _SHIFTS[c // SLOTS] for c, (n, _, _) in used.items()}
+    others: dict[int, int] = {}
     for sp in splits:
-        needs = [used[s, sp[s]][0] << _SHIFTS[s] for s in range(4)]
-        every = needs[0] | needs[1] | needs[2] | needs[3]
-        for s in range(4):
-            if used[s, sp[s]][1]:
-                others[s, sp[s]] = others.get((s, sp[s]), 0) | every ^ needs[s]
+        every = needs[sp[0]] | needs[sp[1]] | needs[sp[2]] | needs[sp[3]]
+        for c in sp:
+            if used[c][1]:
+                others[c] = others.get(c, 0) | every ^ needs[c]
     want = [0] * 34
-    for (s, slot), other in others.items():
-        _, spare, cond = used[s, slot]
-        base = _SHIFTS[s]
+    for c, other in others.items():
+        _, spare, cond = used[c]
+        base = _SHIFTS[c // SLOTS]
         r = 0
         while spare:
             if spare & 1:
