@@ -384,21 +384,22 @@ class Combined:
     """A batch of hands combined over their splits (``Layout``): ``rows`` (B, 4) store rows,
     ``total`` per listed split, ``dist`` (B,) each hand's best."""
 
-    __slots__ = ("layout", "rows", "total", "dist", "_optimal")   # kept in memo tables
+    # kept in memo tables: slots, and the splits and bits in two dictionaries rather than
+    # one of pairs (a pair holding a dictionary stays with the garbage collector)
+    __slots__ = ("layout", "rows", "total", "dist", "_splits", "_used")
 
     def __init__(self, layout: Layout, rows: np.ndarray, total: np.ndarray) -> None:
         self.layout, self.rows, self.total = layout, rows, total
         self.dist = np.minimum(np.minimum.reduceat(total, layout.seg), INF)
-        self._optimal: dict[int, tuple[tuple[tuple[int, ...], ...], dict]] | None = None
+        self._splits: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self._used: dict[int, dict[int, tuple[int, int, tuple[int, ...]]]] = {}
 
     def optimal(self, j: int) -> tuple[tuple[tuple[int, ...], ...],
                                        dict[int, tuple[int, int, tuple[int, ...]]]]:
         """Hand ``j``'s optimal splits (as cells) and the bits of each cell they use, asked
         of the store once each (memoised)."""
-        if self._optimal is None:
-            self._optimal = {}
-        hit = self._optimal.get(j)
-        if hit is None:
+        used = self._used.get(j)
+        if used is None:
             d = self.dist[j]
             splits = self.layout.splits[j]
             if d < INF:
@@ -408,10 +409,10 @@ class Combined:
             else:
                 splits = ()
             rows = self.rows[j].tolist()
-            hit = self._optimal[j] = (splits, {
-                c: STORE.bits(rows[c // SLOTS], c % SLOTS) for c in {c for sp in splits
-                                                                      for c in sp}})
-        return hit
+            self._splits[j] = splits
+            used = self._used[j] = {c: STORE.bits(rows[c // SLOTS], c % SLOTS)
+                                    for c in {c for sp in splits for c in sp}}
+        return self._splits[j], used
 
 
 def hand_bits(used: dict[int, tuple[int, int, tuple[int, ...]]]) -> tuple[int, int]:
