@@ -107,9 +107,10 @@ class HeuristicAgent(BaseAgent):
         tiles = [a.tile for a in discards]
         evals = self.evaluator.discards(counts, melds, view, tiles, ukeire=p.acceptance)
         least = max(1, view.rules.min_points)
-        if p.defence and p.defence_model == "risk" and view.live_wall_left == 0:
-            # the final discard: no draw follows it, so the hand's shape is worth nothing and
-            # the least risk decides
+        if p.defence and p.defence_model == "risk" and (
+                view.live_wall_left == 0 or self._hopeless(view, evals, len(melds))):
+            # the final discard (no draw follows it) or a hand that will not win: its shape is
+            # worth nothing, and the least risk decides
             loss = risk(view, p.risk, tiles, p.ready_floor)
             return self._best([(-x, a) for x, a in zip(loss.tolist(), discards)])
         penalty = self._defence(view, tiles, evals, len(melds)) if p.defence else None
@@ -123,12 +124,46 @@ class HeuristicAgent(BaseAgent):
                 u -= penalty[j]
             options.append((u, a))
         tied = self._best(options)
+        if p.defence and p.defence_model == "risk" and len(options) > 1:
+            tied = self._safest(view, options, tiles, tied)
         kans = [a for a in legal if a.kind in ("ankan", "kakan")] if p.kans else []
         if not kans:
             return tied
         # a kan that keeps the distance of the discard it would replace is declared instead
         return [next((k for k in kans if self.evaluator.kan_keeps(
                     view, k, counts, melds, evals[d.tile].dist)), d) for d in tied]
+
+    def _hopeless(self, view: PlayerView, evals: dict[int, Discard], melds: int) -> bool:
+        """Whether even the best discard leaves a hand less than ``fold_below`` likely to
+        win (the win model), so that offence has nothing left to lose."""
+        p = self.params
+        if p.fold_below <= 0:
+            return False
+        best = min(evals.values(), key=lambda e: e.dist)
+        if best.dist < 3:
+            return False
+        win = win_probabilities(p.win, np.array([min(best.dist, 8.0)]),
+                                np.array([max(e.weight for e in evals.values()
+                                              if e.dist == best.dist)]),
+                                1.0 - view.live_wall_left / LIVE_WALL, melds)
+        return float(win[0]) < p.fold_below
+
+    def _safest(self, view: PlayerView, options: list[tuple[float, Action]],
+                tiles: Sequence[int], tied: list[Action]) -> list[Action]:
+        """Among the discards within ``safe_margin`` of the best utility, the least risky
+        (``models.risk``), best utility first: safety bought at no more than that margin of
+        offence. Where no discard in reach is riskier than another, ``tied`` unchanged."""
+        p = self.params
+        best = max(u for u, _ in options)
+        near = [j for j, (u, _) in enumerate(options) if u >= best - p.safe_margin - 1e-9]
+        if len(near) < 2:
+            return tied
+        loss = risk(view, p.risk, [tiles[j] for j in near], p.ready_floor)
+        least = loss.min()
+        if loss.max() <= least + 1e-9:
+            return tied
+        return self._best([options[j] for j, x in zip(near, loss.tolist())
+                           if x <= least + 1e-9])
 
     def _points(self, e: Discard) -> float:
         """The points a hand left by a discard may expect from a win: at tenpai its legal

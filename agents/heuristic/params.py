@@ -45,6 +45,10 @@ class HeuristicParams:
         loss of dealing in over what the hand stands to win (``risk``, ``win``, ``gain``:
         models fitted by ``training.calibrate``; the stake at least ``stake_floor`` points;
         opponents less than ``ready_floor`` likely to be ready left out).
+    safe_margin: with the ``"risk"`` model, the least risky discard is played among those
+        within this much utility of the best (0: it only breaks exact ties).
+    fold_below: with the ``"risk"`` model, a hand whose best discard leaves it at least three
+        tiles away and less than this likely to win (``win``) folds: the least risky discard.
     call_threat: no call that leaves the hand short of tenpai once some opponent's threat
         (v1's score, or P(ready)) reaches this.
     """
@@ -69,6 +73,8 @@ class HeuristicParams:
     risk_weight: float = 1.0
     stake_floor: float = 1.0
     ready_floor: float = 0.02
+    safe_margin: float = 0.0
+    fold_below: float = 0.0
     call_threat: float = 0.6
 
     def __post_init__(self) -> None:

@@ -186,3 +186,40 @@ def test_the_final_discard_is_the_safest():
     tiles = sorted(set(view.hand))
     loss = dict(zip(tiles, risk(view, default().risk, tiles)))
     assert choose("heuristic", view).tile == min(tiles, key=loss.get)
+
+
+def _souzu_threat(live):
+    return view_of("123m59m117p2233z66z", melds=((), ("pon:111s", "chi:678s", "pon:999s"), (),
+                                                  ()),
+                   ponds=("", "1m7s6z9m7z", "", ""), live=live)
+
+
+def test_ties_go_to_the_least_risky_discard():
+    """Against seat 1's three souzu melds the twin without defence rates 1m and 9m equally
+    best and draws one; the default throws the one the model finds less risky."""
+    view = _souzu_threat(live=12)
+    params = replace(default(), fold_below=0.0)
+    pushed = HeuristicAgent(replace(params, defence=False)).options(view, view.legal)
+    assert sorted(a.tile for a in pushed) == parse_tiles("1m9m")
+    loss = dict(zip(parse_tiles("1m9m"), risk(view, params.risk, parse_tiles("1m9m"))))
+    assert loss[pushed[0].tile] != loss[pushed[1].tile]
+    assert [a.tile for a in HeuristicAgent(params).options(view, view.legal)] == \
+        [min(loss, key=loss.get)]
+
+
+def test_a_hopeless_hand_folds():
+    """Twelve tiles before the wall ends, four or more tiles from any plan, the hand is under
+    `fold_below` likely to win: the default throws the least risky tile of all, although it
+    breaks a pair the hand keeps otherwise; early in the hand the same tiles push."""
+    params = default()
+    assert params.fold_below > 0
+    late = _souzu_threat(live=12)
+    tiles = sorted(set(late.hand))
+    loss = dict(zip(tiles, risk(late, params.risk, tiles)))
+    folded = HeuristicAgent(params).options(late, late.legal)
+    assert [a.tile for a in folded] == [min(tiles, key=loss.get)]
+    pushed = HeuristicAgent(replace(params, fold_below=0.0)).options(late, late.legal)
+    assert folded[0] not in pushed
+    early = _souzu_threat(live=60)
+    assert HeuristicAgent(params).options(early, early.legal) == \
+        HeuristicAgent(replace(params, fold_below=0.0)).options(early, early.legal)
