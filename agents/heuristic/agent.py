@@ -34,7 +34,8 @@ from agents.base import BaseAgent
 from agents.heuristic.defence import threats, tile_dangers
 from agents.heuristic.evaluator import Discard, Evaluator
 from agents.heuristic.params import HeuristicParams, default
-from agents.heuristic.models import LIVE_WALL, ready_probability, risk, win_probabilities
+from agents.heuristic.models import (LIVE_WALL, ready_probability, risk, win_probabilities,
+                                     win_probability)
 from agents.heuristic.tables import INF
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
@@ -142,11 +143,9 @@ class HeuristicAgent(BaseAgent):
         best = min(evals.values(), key=lambda e: e.dist)
         if best.dist < 3:
             return False
-        win = win_probabilities(p.win, np.array([min(best.dist, 8.0)]),
-                                np.array([max(e.weight for e in evals.values()
-                                              if e.dist == best.dist)]),
-                                1.0 - view.live_wall_left / LIVE_WALL, melds)
-        return float(win[0]) < p.fold_below
+        accept = max(e.weight for e in evals.values() if e.dist == best.dist)
+        progress = 1.0 - view.live_wall_left / LIVE_WALL
+        return win_probability(p.win, best.dist, accept, progress, melds) < p.fold_below
 
     def _safest(self, view: PlayerView, options: list[tuple[float, Action]],
                 tiles: Sequence[int], tied: list[Action]) -> list[Action]:
