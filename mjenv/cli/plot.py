@@ -2,8 +2,9 @@
 
 Reads ``runs/NAME/progress.csv`` (written by ``mjenv train ppo``) and draws four panels
 against learner steps: duplicate-evaluation score against each evaluation field and the run's
-best policy (``eval/vs_*`` columns: mean score per hand, with CI95 bands), policy entropy over legal actions, approximate KL of each
-update, and training throughput (steps/s). Writes ``runs/NAME/curves.png`` unless ``--out``.
+best policy (``eval/vs_*`` columns: mean score per hand, with CI95 bands) beside the trained
+seats' own score in the rollouts (``charts/score``, a running mean of ten updates), policy
+entropy over legal actions, approximate KL of each update, and training throughput (steps/s). Writes ``runs/NAME/curves.png`` unless ``--out``.
 """
 
 from __future__ import annotations
@@ -57,9 +58,15 @@ def plot_run(run: str | Path, out: str | Path | None = None, title: str | None =
         hi = [y + ci.get(x, 0.0) for x, y in points]
         line, = ax.plot(xs, ys, "o-", label=f"vs 3 × {key[len('eval/vs_'):]}")
         ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.15)
+    train = series.get("charts/score", [])
+    if train:   # the rollouts' own score, against whatever mix the run trains on: noisy
+        xs, ys = zip(*train)
+        mean = [sum(ys[max(0, i - 9):i + 1]) / len(ys[max(0, i - 9):i + 1])
+                for i in range(len(ys))]
+        ax.plot(xs, mean, color="grey", lw=1.2, label="training seats (mean of 10 updates)")
     ax.axhline(0.0, color="grey", lw=0.8)
-    ax.set_title("duplicate evaluation: mean score per hand (CI95)")
-    if fields:
+    ax.set_title("mean score per hand: duplicate evaluations (CI95), training")
+    if fields or train:
         ax.legend(loc="best")
 
     panels = ((axes[0, 1], "losses/entropy", "policy entropy (legal actions)"),
