@@ -147,6 +147,8 @@ class PPOArgs(Arguments):
     snapshot_every: int = arg(10, "updates between snapshots into the pool", low=1)
     save_every: int = arg(1, "updates between checkpoints", low=1)
     resume: bool = arg(False, "continue the run in out/ from its last checkpoint")
+    shaping_coef: float = arg(0.0, "potential-based shaping weight, potential = -coef * "
+                                   "shanten (0: off)", low=0)
 
     def validate(self) -> None:
         super().validate()
@@ -168,7 +170,7 @@ class PPOArgs(Arguments):
                                gamma=self.gamma, latest_share=self.latest_share,
                                past_share=self.past_share, fixed_share=self.fixed_share,
                                fixed_opponents=parse_fixed_opponents(self.fixed_opponents),
-                               **extra)
+                               shaping_coef=self.shaping_coef, **extra)
 
 
 def add_args_flags(parser: argparse.ArgumentParser, cls: type) -> None:

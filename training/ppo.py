@@ -68,8 +68,6 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
                                  "critic's weight does not depend on --reward-scale")
     oracle_critic: bool = arg(False, "the value head also reads the hidden state (every hand "
                                      "and the wall, docs/oracle.md); the policy never does")
-    shaping_coef: float = arg(0.0, "potential-based shaping weight, potential = -coef * "
-                                   "shanten (0: off)", low=0)
     train_latest_seats: bool = arg(True, "train on every seat the latest weights play, not only "
                                          "the learner's")
     paired_baseline: bool = arg(False, "replay each deal from the same seed with the learner's "
@@ -115,8 +113,7 @@ class Args(TrainerArgs, LocalArgs, PPOArgs):
         self.settings()          # the fixed opponents' weights
 
     def settings(self, **extra: Any) -> RolloutSettings:
-        return super().settings(num_envs=self.num_envs, shaping_coef=self.shaping_coef,
-                                paired_baseline=self.paired_baseline,
+        return super().settings(num_envs=self.num_envs, paired_baseline=self.paired_baseline,
                                 train_latest_seats=self.train_latest_seats, **extra)
 
     def run_files(self) -> tuple[str, ...]:

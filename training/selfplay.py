@@ -186,7 +186,9 @@ class _Deal:
     potentials: dict[int, list[float]] = field(default_factory=dict)
 
 
-def _potential(view, coef: float) -> float:
+def potential(view, coef: float) -> float:
+    """The shaping potential Φ of a seat's decision: −coef · the shanten of its concealed
+    tiles (the one definition, here and in the RLlib environment)."""
     from mjenv.analysis import shanten_counts
 
     counts = [0] * 34
@@ -366,7 +368,7 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
                     if trained[j]:
                         record = (obs[j], planes[j], masks[j], int(acts_np[j]), float(logps_np[j]),
                                   float(values_np[j]),
-                                  _potential(view, settings.shaping_coef) if settings.shaping_coef else 0.0)
+                                  potential(view, settings.shaping_coef) if settings.shaping_coef else 0.0)
                     answers.append((hand, seat, view, int(acts_np[j]), deal, record))
             else:
                 by_agent: dict[int, tuple[Any, list[int]]] = {}

@@ -33,7 +33,10 @@ Observation
 
 Rewards
     The seat's score delta of the deal times ``reward_scale`` (default 1/40, as
-    ``training.selfplay``), on the final step; 0 before.
+    ``training.selfplay``), on the final step; 0 before. With ``shaping_coef`` the
+    potential-based shaping of ``training.selfplay`` is added, ``γ·Φ(s') − Φ(s)`` between
+    consecutive decisions of a seat (``Φ = training.selfplay.potential``, 0 after the last), in
+    the reward that comes with the seat's next observation.
 
 Action masking (:class:`MaskedPPOTorchRLModule`)
     RLlib's ``DefaultPPOTorchRLModule`` with its catalog-built encoder and heads replaced by
@@ -80,7 +83,7 @@ from mjenv.env.play import MaskedActionError, play  # a masked action id reachin
 from mjenv.game import Hand
 from mjenv.rules import RuleConfig
 from training.selfplay import (LATEST, FixedAgents, RolloutSettings, opponent_seed,
-                               sample_opponent)
+                               potential, sample_opponent)
 
 OBS_KEY = "observation"
 MASK_KEY = "action_mask"
@@ -124,8 +127,8 @@ class MahjongMultiAgentEnv(MultiAgentEnv):
     """Turn-based self-play deals for RLlib (see the module docstring).
 
     ``config`` (RLlib's ``env_config``): ``settings`` — a ``training.selfplay.RolloutSettings``
-    (rules, reward scale and opponent shares; ``num_envs`` and ``gamma`` are not used here,
-    ``shaping_coef`` must be 0); ``num_past`` — how many frozen snapshot modules exist
+    (rules, reward scale, opponent shares, shaping and its discount; ``num_envs`` is not used
+    here); ``num_past`` — how many frozen snapshot modules exist
     (``past0``…); with none, the past share goes to the latest weights, as the single-machine
     trainer does while its pool is empty.
     """
@@ -142,9 +145,6 @@ class MahjongMultiAgentEnv(MultiAgentEnv):
         if not isinstance(self.settings, RolloutSettings):
             raise ValueError(f"settings must be a training.selfplay.RolloutSettings, "
                              f"got {type(self.settings).__name__}")
-        if self.settings.shaping_coef:
-            raise ValueError("reward shaping (shaping_coef) is not supported by the RLlib "
-                             "adapter: set it to 0")
         if self.num_past < 0:
             raise ValueError(f"num_past must be >= 0, got {self.num_past}")
         self.possible_agents = [agent_id(seat, m) for seat in range(NUM_SEATS)
@@ -160,6 +160,7 @@ class MahjongMultiAgentEnv(MultiAgentEnv):
         self._fixed = FixedAgents()
         self._seat_agents: list[Any] = [None] * NUM_SEATS      # per seat: its fixed agent
         self._pending: dict[str, tuple[int, Any, np.ndarray]] = {}   # agent -> (seat, view, mask)
+        self._phi: dict[str, float] = {}       # agent -> Φ at its last decision (shaping)
 
     # ------------------------------------------------------------------ episode
 
@@ -180,11 +181,14 @@ class MahjongMultiAgentEnv(MultiAgentEnv):
                                  for seat, c in enumerate(self._controllers)]
             self.agents = [agent_id(seat, c) for seat, c in enumerate(self._controllers)
                            if c not in fixed_specs]
+            self._phi = {}
             self._play_fixed()
             # RLlib needs an observation at reset; a deal that fixed agents finish before any
             # RLlib seat decides (天胡, 人胡 …) carries no signal for RLlib: draw another.
             if not self.hand.over:
-                return self._observe(), {}
+                obs = self._observe()
+                self._shaped()                     # the first decisions: Φ noted, no reward
+                return obs, {}
 
     def step(self, action_dict: Mapping[str, int]):
         if self.hand is None or self.hand.over:
@@ -212,6 +216,8 @@ class MahjongMultiAgentEnv(MultiAgentEnv):
             return self._final()
         obs = self._observe()
         rewards = {a: 0.0 for a in set(acted) | set(obs)}
+        for agent, r in self._shaped().items():
+            rewards[agent] += r
         return obs, rewards, {"__all__": False}, {"__all__": False}, {}
 
     # ------------------------------------------------------------------ internals
@@ -238,6 +244,19 @@ class MahjongMultiAgentEnv(MultiAgentEnv):
             obs[agent] = {OBS_KEY: encode(view), MASK_KEY: mask}
         return obs
 
+    def _shaped(self) -> dict[str, float]:
+        """The shaping reward of every seat now to decide (``_shaping``)."""
+        coef = self.settings.shaping_coef
+        return {agent: self._shaping(agent, potential(view, coef) if coef else 0.0)
+                for agent, (_, view, _) in self._pending.items()}
+
+    def _shaping(self, agent: str, phi: float) -> float:
+        """``γ·Φ(s') − Φ(s)`` for ``agent`` reaching a state of potential ``phi`` (0 for its
+        first decision), which becomes its last."""
+        last = self._phi.get(agent)
+        self._phi[agent] = phi
+        return 0.0 if last is None else self.settings.gamma * phi - last
+
     def _final(self):
         result = self.hand.result
         self._pending = {}
@@ -246,7 +265,8 @@ class MahjongMultiAgentEnv(MultiAgentEnv):
         for agent in self.agents:
             seat = seat_of(agent)
             obs[agent] = {OBS_KEY: encode(self.hand.view(seat)), MASK_KEY: no_action}
-            rewards[agent] = float(result.deltas[seat]) * self.settings.reward_scale
+            rewards[agent] = (float(result.deltas[seat]) * self.settings.reward_scale
+                              + self._shaping(agent, 0.0))
             infos[agent] = {"score_delta": int(result.deltas[seat]),
                             "won": seat in result.winners,
                             "dealt_in": result.discarder == seat,

@@ -165,9 +165,45 @@ def test_masked_action_is_refused_and_state_untouched(rl):
 def test_config_errors_are_value_errors(rl):
     with pytest.raises(ValueError, match="unknown config keys"):
         rl.MahjongMultiAgentEnv({"setings": _settings()})
-    with pytest.raises(ValueError, match="shaping"):
-        from training.selfplay import RolloutSettings
-        rl.MahjongMultiAgentEnv({"settings": RolloutSettings(shaping_coef=0.1)})
+
+
+@needs_ray
+def test_shaping_adds_the_potential_differences_of_training_selfplay(rl):
+    """The same deals with and without shaping (the same seeds, the same random actions):
+    every reward differs by γ·Φ(s') − Φ(s) between a seat's consecutive decisions, and by −Φ(s)
+    of its last one at the end (``training.selfplay.potential``: −coef · shanten)."""
+    from training.selfplay import RolloutSettings, potential
+
+    coef = 0.1
+    shaped = rl.MahjongMultiAgentEnv({"settings": RolloutSettings(fixed_share=0.5,
+                                                                  shaping_coef=coef)})
+    plain = rl.MahjongMultiAgentEnv({"settings": RolloutSettings(fixed_share=0.5)})
+    gamma = shaped.settings.gamma
+    rng = np.random.default_rng(5)
+    nonzero = 0
+    for seed in range(n(3, 20)):
+        obs, _ = shaped.reset(seed=seed)
+        assert plain.reset(seed=seed)[0].keys() == obs.keys()
+        phi = {a: potential(shaped.hand.view(rl.seat_of(a)), coef) for a in obs}
+        while True:
+            actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"])))
+                       for a, o in obs.items()}
+            obs, rewards, term, _, _ = shaped.step(actions)
+            plain_obs, plain_rewards, _, _, _ = plain.step(actions)
+            assert plain_obs.keys() == obs.keys() and plain_rewards.keys() == rewards.keys()
+            for agent, r in rewards.items():
+                extra = 0.0
+                if term["__all__"]:
+                    extra = -phi[agent] if agent in phi else 0.0
+                elif agent in obs:
+                    now = potential(shaped.hand.view(rl.seat_of(agent)), coef)
+                    extra = gamma * now - phi[agent] if agent in phi else 0.0
+                    phi[agent] = now
+                assert r == pytest.approx(plain_rewards[agent] + extra)
+                nonzero += extra != 0.0
+            if term["__all__"]:
+                break
+    assert nonzero > 0
 
 
 @pytest.fixture(scope="module")
