@@ -1,6 +1,7 @@
 """``mjenv plot runs/NAME``: the learning curves of a training run, as a PNG.
 
-Reads ``runs/NAME/progress.csv`` (written by ``mjenv train ppo``) and draws four panels
+Reads ``runs/NAME/progress.csv`` (written by ``mjenv train ppo``; ``metrics.jsonl`` of
+``mjenv train rllib`` where there is no ``progress.csv``) and draws four panels
 against learner steps: duplicate-evaluation score against each evaluation field and the run's
 best policy (``eval/vs_*`` columns: mean score per hand, with CI95 bands) beside the trained
 seats' own score in the rollouts (``charts/score``, a running mean of ten updates), policy
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import sys
 from pathlib import Path
 
@@ -22,15 +24,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def read_progress(path: Path) -> dict[str, list[tuple[float, float]]]:
-    """``progress.csv`` → column → [(global_step, value)] for the non-empty cells."""
+    """``progress.csv`` (``mjenv train ppo``) or ``metrics.jsonl`` (``mjenv train rllib``) →
+    column → [(global_step, value)] for the non-empty cells; RLlib's
+    ``charts/learner_score`` is read as ``charts/score``."""
     series: dict[str, list[tuple[float, float]]] = {}
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            step = float(row["global_step"])
-            for key, value in row.items():
-                if key in ("update", "global_step") or value in ("", None):
-                    continue
-                series.setdefault(key, []).append((step, float(value)))
+    if path.suffix == ".jsonl":
+        with open(path) as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+    else:
+        with open(path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    for row in rows:
+        step = float(row["global_step"])
+        for key, value in row.items():
+            if key in ("update", "iteration", "global_step") or value in ("", None):
+                continue
+            key = "charts/score" if key == "charts/learner_score" else key
+            series.setdefault(key, []).append((step, float(value)))
     return series
 
 
@@ -41,6 +51,8 @@ def plot_run(run: str | Path, out: str | Path | None = None, title: str | None =
 
     run = Path(run)
     csv_path = run / "progress.csv"
+    if not csv_path.exists() and (run / "metrics.jsonl").exists():
+        csv_path = run / "metrics.jsonl"
     if not csv_path.exists():
         raise ValueError(f"{csv_path} not found: is {run} a training run folder?")
     series = read_progress(csv_path)
