@@ -506,7 +506,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
     net = build_net(config).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, eps=1e-5)
     rng = np.random.default_rng([args.seed, 0x5EED])
-    pool = OpponentPool(args.pool_size)
+    pool = OpponentPool(args.pool_size if args.past_share > 0 else 0)   # none played: none kept
     update0, global_step = 0, 0
     behaviour = None      # (version, weights) of the rollout in flight when the run stopped
     start = None          # the weights the run started from, when it did (--kl-ref-coef's)

@@ -114,7 +114,9 @@ def parse_fixed_opponents(text: str) -> tuple[tuple[str, float], ...]:
 
 
 class OpponentPool:
-    """Frozen snapshots of past weights, oldest dropped first once ``size`` is reached."""
+    """Frozen snapshots of past weights, oldest dropped first once ``size`` is reached. The
+    floating-point weights are kept in float16: the pool is most of a run's checkpoint, and an
+    opponent plays the same with its weights rounded (they are loaded back into float32)."""
 
     def __init__(self, size: int) -> None:
         if size < 0:
@@ -125,7 +127,9 @@ class OpponentPool:
     def add(self, update: int, state_dict: dict[str, torch.Tensor]) -> None:
         if self.size == 0:
             return
-        self.snapshots.append((update, {k: v.detach().cpu().clone() for k, v in state_dict.items()}))
+        self.snapshots.append((update, {k: v.detach().cpu().to(torch.float16)
+                                        if v.is_floating_point() else v.detach().cpu().clone()
+                                        for k, v in state_dict.items()}))
         del self.snapshots[:-self.size]
 
     def state(self) -> dict[str, Any]:

@@ -29,6 +29,15 @@ def test_pool_is_bounded_and_round_trips():
     assert [u for u, _ in pool.snapshots] == [20, 30]
     again = OpponentPool.from_state(pool.state())
     assert [u for u, _ in again.snapshots] == [20, 30] and again.size == 2
+    # kept in float16 (half the checkpoint), played in float32 within float16's rounding
+    weights = pool.snapshots[-1][1]
+    floats = [k for k, v in net.state_dict().items() if v.is_floating_point()]
+    assert floats and all(weights[k].dtype == torch.float16 for k in floats)
+    copy = build_net(net.config, weights)
+    for k, v in net.state_dict().items():
+        got = copy.state_dict()[k]
+        assert got.dtype == v.dtype
+        torch.testing.assert_close(got.float(), v.float(), rtol=1e-3, atol=1e-4)
 
 
 def test_controller_shares():
