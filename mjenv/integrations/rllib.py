@@ -408,5 +408,5 @@ def convert_checkpoint(checkpoint: str | os.PathLike, path: str | os.PathLike,
     if not module_dir.is_dir():
         raise ValueError(f"{root}: not an RLlib algorithm checkpoint with a {module!r} module "
                          f"(missing {module_dir.relative_to(root)})")
-    rl_module = RLModule.from_checkpoint(module_dir)
+    rl_module = RLModule.from_checkpoint(module_dir.resolve())    # RLlib reads paths as URIs
     return save_policy(rl_module, path, {"rllib_checkpoint": str(root.resolve())})

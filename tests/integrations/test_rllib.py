@@ -272,7 +272,7 @@ def test_policy_file_round_trip(rl, module, tmp_path):
 
 
 @needs_ray
-def test_cli_converts_an_rllib_checkpoint(rl, module, tmp_path, capsys):
+def test_cli_converts_an_rllib_checkpoint(rl, module, tmp_path, capsys, monkeypatch):
     import argparse
 
     import torch
@@ -294,6 +294,11 @@ def test_cli_converts_an_rllib_checkpoint(rl, module, tmp_path, capsys):
     assert all(torch.equal(v, expected[k]) for k, v in agent.net.state_dict().items())
     assert agent.rules == module.rules
     assert train_rllib.run(parser.parse_args(["--convert", str(checkpoint)])) == 2
+    # a path relative to the working directory, as typed (RLlib reads paths as URIs)
+    monkeypatch.chdir(tmp_path)
+    argv = ["--convert", "rllib", "--out", "relative.pt"]
+    assert train_rllib.run(parser.parse_args(argv)) == 0
+    assert PPOAgent.load(tmp_path / "relative.pt").rules == module.rules
 
 
 @needs_ray
