@@ -81,17 +81,22 @@ def plot_run(run: str | Path, out: str | Path | None = None, title: str | None =
     if fields or train:
         ax.legend(loc="best")
 
+    rllib = csv_path.suffix == ".jsonl"      # RLlib counts env steps and samples in them
+    steps = "env steps" if rllib else "learner steps"
     panels = ((axes[0, 1], "losses/entropy", "policy entropy (legal actions)"),
               (axes[1, 0], "losses/approx_kl", "approx. KL per update"),
-              (axes[1, 1], "charts/SPS", "learner steps / s"))
+              (axes[1, 1], "charts/SPS", f"{'sampled ' if rllib else ''}{steps} / s"))
     for ax, key, label in panels:
         points = series.get(key, [])
         if points:
             xs, ys = zip(*points)
             ax.plot(xs, ys, lw=1.2)
+        else:
+            ax.text(0.5, 0.5, "not recorded by this trainer", ha="center", va="center",
+                    transform=ax.transAxes, color="grey")
         ax.set_title(label)
     for ax in axes.flat:
-        ax.set_xlabel("learner steps")
+        ax.set_xlabel(steps)
         ax.grid(alpha=0.3)
     fig.suptitle(title or run.name)
     out_path = Path(out) if out else run / "curves.png"
