@@ -440,15 +440,18 @@ def _worker_main(conn, settings: RolloutSettings, net_config: dict) -> None:
     torch.set_num_threads(1)           # one core per worker: no oversubscription
     net = build_net(NetConfig(**net_config)).eval()
     cache: dict = {}
-    while True:
-        msg = conn.recv()
-        if msg is None:
-            return
-        try:
-            conn.send(("ok", _collect(net, cache, settings, msg)))
-        except Exception as exc:  # report to the learner instead of hanging it
-            import traceback
-            conn.send(("error", f"{exc!r}\n{traceback.format_exc()}"))
+    try:
+        while True:
+            msg = conn.recv()
+            if msg is None:
+                return
+            try:
+                conn.send(("ok", _collect(net, cache, settings, msg)))
+            except Exception as exc:  # report to the learner instead of hanging it
+                import traceback
+                conn.send(("error", f"{exc!r}\n{traceback.format_exc()}"))
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        return          # the learner is gone (stopped or killed): no one to report to
 
 
 class RolloutWorkers:

@@ -1,5 +1,6 @@
 """The opponent pool and self-play rollouts."""
 
+import dataclasses
 from collections import Counter
 
 import numpy as np
@@ -226,3 +227,26 @@ def test_an_oracle_critic_records_its_planes_and_values_of_the_recorded_decision
     plain = collect_rollout(build_net(NetConfig(NUM_PLANES, channels=8, blocks=1)).eval(), [],
                             settings, seed=4, target_steps=20)
     assert plain.oracle.shape == (len(plain), 0, 34)
+
+
+def test_a_worker_whose_learner_is_gone_exits_quietly(monkeypatch, capsys):
+    # the learner stopped (SIGTERM, Ctrl-C) while the worker played: its answer finds a
+    # closed pipe, and the worker ends without a traceback
+    from training import selfplay
+
+    class Gone:
+        def __init__(self):
+            self.jobs = [("job",)]
+
+        def recv(self):
+            if not self.jobs:
+                raise EOFError
+            return self.jobs.pop()
+
+        def send(self, _):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(selfplay, "_collect", lambda *a: "rollout")
+    net_config = dataclasses.asdict(NetConfig(NUM_PLANES, channels=4, blocks=1))
+    selfplay._worker_main(Gone(), RolloutSettings(), net_config)
+    assert capsys.readouterr().err == ""
