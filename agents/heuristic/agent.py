@@ -114,7 +114,8 @@ class HeuristicAgent(BaseAgent):
             # worth nothing, and the least risk decides
             loss = risk(view, p.risk, tiles, p.ready_floor)
             return self._best([(-x, a) for x, a in zip(loss.tolist(), discards)])
-        penalty = self._defence(view, tiles, evals, len(melds)) if p.defence else None
+        penalty, loss = self._defence(view, tiles, evals, len(melds)) if p.defence else \
+            (None, None)
         options = []
         for j, a in enumerate(discards):
             e = evals[a.tile]
@@ -126,7 +127,7 @@ class HeuristicAgent(BaseAgent):
             options.append((u, a))
         tied = self._best(options)
         if p.defence and p.defence_model == "risk" and len(options) > 1:
-            tied = self._safest(view, options, tiles, tied)
+            tied = self._safest(view, options, tiles, tied, loss)
         kans = [a for a in legal if a.kind in ("ankan", "kakan")] if p.kans else []
         if not kans:
             return tied
@@ -148,16 +149,19 @@ class HeuristicAgent(BaseAgent):
         return win_probability(p.win, best.dist, accept, progress, melds) < p.fold_below
 
     def _safest(self, view: PlayerView, options: list[tuple[float, Action]],
-                tiles: Sequence[int], tied: list[Action]) -> list[Action]:
+                tiles: Sequence[int], tied: list[Action], loss: np.ndarray | None
+                ) -> list[Action]:
         """Among the discards within ``safe_margin`` of the best utility, the least risky
-        (``models.risk``), best utility first: safety bought at no more than that margin of
+        (``models.risk``; ``loss``, of every discard, where the defence penalty already
+        measured it), best utility first: safety bought at no more than that margin of
         offence. Where no discard in reach is riskier than another, ``tied`` unchanged."""
         p = self.params
         best = max(u for u, _ in options)
         near = [j for j, (u, _) in enumerate(options) if u >= best - p.safe_margin - 1e-9]
         if len(near) < 2:
             return tied
-        loss = risk(view, p.risk, [tiles[j] for j in near], p.ready_floor)
+        loss = risk(view, p.risk, [tiles[j] for j in near], p.ready_floor) if loss is None \
+            else loss[near]
         least = loss.min()
         if loss.max() <= least + 1e-9:
             return tied
@@ -170,8 +174,9 @@ class HeuristicAgent(BaseAgent):
         return e.points if e.ready else self.params.gain[0] + self.params.gain[1] * e.points
 
     def _defence(self, view: PlayerView, tiles: Sequence[int], evals: dict[int, Discard],
-                 melds: int) -> list[float]:
-        """Each discard's defence penalty, in tiles of distance.
+                 melds: int) -> tuple[list[float], np.ndarray | None]:
+        """Each discard's defence penalty, in tiles of distance, and the risk of each
+        (``models.risk``) where it was measured (for ``_safest``).
 
         v1: λ · Σ threat × danger (``defence.py``), λ = ``defence_weight`` × the best
         distance (capped at 4), applied only once some threat exceeds the base threat.
@@ -183,15 +188,15 @@ class HeuristicAgent(BaseAgent):
         if p.defence_model == "v1":
             threat = threats(view, p.danger)
             if max(threat) <= p.danger.base_threat + 1e-9:
-                return [0.0] * len(tiles)
+                return [0.0] * len(tiles), None
             danger = tile_dangers(view, threat, p.danger, tiles)
             lam = p.defence_weight * min(min(e.dist for e in evals.values()), 4.0)
-            return [lam * danger[t] for t in tiles]
+            return [lam * danger[t] for t in tiles], None
         if p.risk_weight == 0:
-            return [0.0] * len(tiles)
+            return [0.0] * len(tiles), None
         loss = risk(view, p.risk, tiles, p.ready_floor)
         if not loss.any():
-            return [0.0] * len(tiles)
+            return [0.0] * len(tiles), loss
         options = [evals[t] for t in tiles]
         reach = np.array([e.dist < INF for e in options])
         win = win_probabilities(p.win, np.array([e.dist if e.dist < INF else 8.0
@@ -199,9 +204,7 @@ class HeuristicAgent(BaseAgent):
                                 np.array([e.weight for e in options]),
                                 1.0 - view.live_wall_left / LIVE_WALL, melds)
         stake = np.where(reach, win * 3.0 * np.array([self._points(e) for e in options]), 0.0)
-        if view.live_wall_left == 0:        # the final discard: no draw follows it to win on
-            stake[:] = 0.0
-        return (p.risk_weight * loss / np.maximum(stake, p.stake_floor)).tolist()
+        return (p.risk_weight * loss / np.maximum(stake, p.stake_floor)).tolist(), loss
 
     def _threat(self, view: PlayerView) -> float:
         """The most threatening opponent's threat: v1's 0–1 score, or P(ready) from the
