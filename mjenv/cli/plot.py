@@ -1,11 +1,12 @@
 """``mjenv plot runs/NAME``: the learning curves of a training run, as a PNG.
 
 Reads ``runs/NAME/progress.csv`` (written by ``mjenv train ppo``; ``metrics.jsonl`` of
-``mjenv train rllib`` where there is no ``progress.csv``) and draws four panels
-against learner steps: duplicate-evaluation score against each evaluation field and the run's
-best policy (``eval/vs_*`` columns: mean score per hand, with CI95 bands) beside the trained
-seats' own score in the rollouts (``charts/score``, a running mean of ten updates), policy
-entropy over legal actions, approximate KL of each update, and training throughput (steps/s). Writes ``runs/NAME/curves.png`` unless ``--out``.
+``mjenv train rllib`` where there is no ``progress.csv``) and draws four panels against
+learner steps (RLlib: env steps): duplicate-evaluation score against each evaluation field
+and the run's best policy (``eval/vs_*`` columns: mean score per hand, with CI95 bands)
+beside the trained seats' own score in the rollouts (``charts/score``, a running mean of ten
+updates), policy entropy over legal actions, approximate KL of each update, and training
+throughput (steps/s). Writes ``runs/NAME/curves.png`` unless ``--out``.
 """
 
 from __future__ import annotations
@@ -50,14 +51,14 @@ def plot_run(run: str | Path, out: str | Path | None = None, title: str | None =
     import matplotlib.pyplot as plt
 
     run = Path(run)
-    csv_path = run / "progress.csv"
-    if not csv_path.exists() and (run / "metrics.jsonl").exists():
-        csv_path = run / "metrics.jsonl"
-    if not csv_path.exists():
-        raise ValueError(f"{csv_path} not found: is {run} a training run folder?")
-    series = read_progress(csv_path)
+    progress = run / "progress.csv"
+    if not progress.exists() and (run / "metrics.jsonl").exists():
+        progress = run / "metrics.jsonl"
+    if not progress.exists():
+        raise ValueError(f"{progress} not found: is {run} a training run folder?")
+    series = read_progress(progress)
     if not series:
-        raise ValueError(f"{csv_path} has no rows yet")
+        raise ValueError(f"{progress} has no rows yet")
     fig, axes = plt.subplots(2, 2, figsize=(11, 7.5), constrained_layout=True)
 
     ax = axes[0, 0]
@@ -81,7 +82,7 @@ def plot_run(run: str | Path, out: str | Path | None = None, title: str | None =
     if fields or train:
         ax.legend(loc="best")
 
-    rllib = csv_path.suffix == ".jsonl"      # RLlib counts env steps and samples in them
+    rllib = progress.suffix == ".jsonl"      # RLlib counts env steps and samples in them
     steps = "env steps" if rllib else "learner steps"
     panels = ((axes[0, 1], "losses/entropy", "policy entropy (legal actions)"),
               (axes[1, 0], "losses/approx_kl", "approx. KL per update"),
