@@ -103,8 +103,7 @@ def _collect(args: tuple[str, int, int, RuleConfig, float]) -> Samples:
                     out.add("ready", opp, float(bool(rons)))
                     if rons:
                         out.add("value", opp, float(np.mean(list(rons.values()))))
-                        for t, row in zip(tiles, tile_features(view, [o], tiles,
-                                                               [opp])[0].tolist()):
+                        for t, row in zip(tiles, tile_features(view, [o], tiles, [opp])[0]):
                             if t not in passed:
                                 out.add("tile", row, float(t in rons))
                 counts = [0] * 34

@@ -113,7 +113,7 @@ class HeuristicAgent(BaseAgent):
             # the final discard (no draw follows it) or a hand that will not win: its shape is
             # worth nothing, and the least risk decides
             loss = risk(view, p.risk, tiles, p.ready_floor)
-            return self._best([(-x, a) for x, a in zip(loss.tolist(), discards)])
+            return self._best([(-x, a) for x, a in zip(loss, discards)])
         penalty, loss = self._defence(view, tiles, evals, len(melds)) if p.defence else \
             (None, None)
         options = []
@@ -149,7 +149,7 @@ class HeuristicAgent(BaseAgent):
         return win_probability(p.win, best.dist, accept, progress, melds) < p.fold_below
 
     def _safest(self, view: PlayerView, options: list[tuple[float, Action]],
-                tiles: Sequence[int], tied: list[Action], loss: np.ndarray | None
+                tiles: Sequence[int], tied: list[Action], loss: list[float] | None
                 ) -> list[Action]:
         """Among the discards within ``safe_margin`` of the best utility, the least risky
         (``models.risk``; ``loss``, of every discard, where the defence penalty already
@@ -161,12 +161,11 @@ class HeuristicAgent(BaseAgent):
         if len(near) < 2:
             return tied
         loss = risk(view, p.risk, [tiles[j] for j in near], p.ready_floor) if loss is None \
-            else loss[near]
-        least = loss.min()
-        if loss.max() <= least + 1e-9:
+            else [loss[j] for j in near]
+        least = min(loss)
+        if max(loss) <= least + 1e-9:
             return tied
-        return self._best([options[j] for j, x in zip(near, loss.tolist())
-                           if x <= least + 1e-9])
+        return self._best([options[j] for j, x in zip(near, loss) if x <= least + 1e-9])
 
     def _points(self, e: Discard) -> float:
         """The points a hand left by a discard may expect from a win: at tenpai its legal
@@ -174,7 +173,7 @@ class HeuristicAgent(BaseAgent):
         return e.points if e.ready else self.params.gain[0] + self.params.gain[1] * e.points
 
     def _defence(self, view: PlayerView, tiles: Sequence[int], evals: dict[int, Discard],
-                 melds: int) -> tuple[list[float], np.ndarray | None]:
+                 melds: int) -> tuple[list[float], list[float] | None]:
         """Each discard's defence penalty, in tiles of distance, and the risk of each
         (``models.risk``) where it was measured (for ``_safest``).
 
@@ -195,7 +194,7 @@ class HeuristicAgent(BaseAgent):
         if p.risk_weight == 0:
             return [0.0] * len(tiles), None
         loss = risk(view, p.risk, tiles, p.ready_floor)
-        if not loss.any():
+        if not any(loss):
             return [0.0] * len(tiles), loss
         options = [evals[t] for t in tiles]
         reach = np.array([e.dist < INF for e in options])
@@ -204,7 +203,7 @@ class HeuristicAgent(BaseAgent):
                                 np.array([e.weight for e in options]),
                                 1.0 - view.live_wall_left / LIVE_WALL, melds)
         stake = np.where(reach, win * 3.0 * np.array([self._points(e) for e in options]), 0.0)
-        return (p.risk_weight * loss / np.maximum(stake, p.stake_floor)).tolist(), loss
+        return (p.risk_weight * np.array(loss) / np.maximum(stake, p.stake_floor)).tolist(), loss
 
     def _threat(self, view: PlayerView) -> float:
         """The most threatening opponent's threat: v1's 0–1 score, or P(ready) from the

@@ -55,12 +55,17 @@ def win_features(dist: float, accept: float, progress: float, melds: int) -> lis
                              float(melds)]
 
 
+def _logistic(coef: Sequence[float], x: Sequence[float]) -> float:
+    """A logistic model ``coef`` on one feature row, in plain Python (a row at a time, where
+    numpy's per-call cost outweighs the work)."""
+    return 1.0 / (1.0 + math.exp(-sum(c * v for c, v in zip(coef, x))))
+
+
 def win_probability(coef: Sequence[float], dist: float, accept: float, progress: float,
                     melds: int) -> float:
     """P(win) of one hand (``win_probabilities`` for a single discard, without numpy's
     per-call cost)."""
-    z = sum(c * x for c, x in zip(coef, win_features(dist, accept, progress, melds)))
-    return 1.0 / (1.0 + math.exp(-z))
+    return _logistic(coef, win_features(dist, accept, progress, melds))
 
 
 def win_probabilities(coef: Sequence[float], dist: np.ndarray, accept: np.ndarray,
@@ -130,18 +135,15 @@ def passed_tiles(view: PlayerView, seat: int) -> set[int]:
     return out
 
 
-_KIND = np.arange(34)
-_HONOR = _KIND >= 27
-_RANK = _KIND % 9
-_SUIT = np.where(_HONOR, 3, _KIND // 9)
-_TERMINAL = ~_HONOR & ((_RANK == 0) | (_RANK == 8))
-_TWO_EIGHT = ~_HONOR & ((_RANK == 1) | (_RANK == 7))
+_HONOR = tuple(t >= 27 for t in range(34))
+_SUIT = tuple(3 if t >= 27 else t // 9 for t in range(34))
+_TERMINAL = tuple(t < 27 and t % 9 in (0, 8) for t in range(34))
+_TWO_EIGHT = tuple(t < 27 and t % 9 in (1, 7) for t in range(34))
 
 
-def _shifted(dr: int) -> np.ndarray:
+def _shifted(dr: int) -> tuple[int, ...]:
     """Index of the same-suit number tile ``dr`` ranks away, or 34 (a kind never held)."""
-    ok = ~_HONOR & (_RANK + dr >= 0) & (_RANK + dr <= 8)
-    return np.where(ok, _KIND + dr, 34)
+    return tuple(t + dr if t < 27 and 0 <= t % 9 + dr <= 8 else 34 for t in range(34))
 
 
 _SUJI = (_shifted(-3), _shifted(3))
@@ -149,90 +151,91 @@ _NEAR = tuple(_shifted(dr) for dr in (-2, -1, 1, 2))
 # the two tiles a chow wait on t needs: t+1 t+2 (t waits below), t-2 t-1 (above), t-1 t+1
 _SIDES = ((_shifted(1), _shifted(2)), (_shifted(-2), _shifted(-1)))
 _MIDDLE = (_shifted(-1), _shifted(1))
+_FLUSH = OPPONENT_FEATURES.index("flush")
+_ONE_SUIT = OPPONENT_FEATURES.index("one_suit")
 
 
 def tile_features(view: PlayerView, seats: Sequence[int], tiles: Sequence[int],
-                  opps: Sequence[Sequence[float]]) -> np.ndarray:
-    """(len(seats), len(tiles), len(TILE_FEATURES)): for each opponent of ``seats`` (with its
-    ``opponent_features`` in ``opps``) and each kind of ``tiles``."""
-    n, t = len(seats), np.asarray(tiles)
-    discarded = np.zeros((n, 35), bool)
-    melded = np.zeros((n, 4), bool)
-    share = np.zeros((n, 4))
-    flush = np.zeros((n, 1), bool)
-    for i, (seat, opp) in enumerate(zip(seats, opps)):
+                  opps: Sequence[Sequence[float]]) -> list[list[list[float]]]:
+    """``TILE_FEATURES`` for each opponent of ``seats`` (with its ``opponent_features`` in
+    ``opps``) and each kind of ``tiles``, nested in that order. Plain lists: the agent asks
+    about a handful of tiles per decision, where numpy's per-call cost outweighs the work."""
+    free = list(view.unseen) + [0]                       # index 34: a kind never held
+    out = []
+    for seat, opp in zip(seats, opps):
         pond = [p.tile for p in view.ponds[seat]]
-        discarded[i, pond] = True
-        melded[i, list(_melded_suits(view, seat))] = True
-        share[i] = np.bincount(_SUIT[pond], minlength=4) / max(1, len(pond))
-        flush[i] = opp[OPPONENT_FEATURES.index("flush")] > 0 or \
-            opp[OPPONENT_FEATURES.index("one_suit")] > 0
-    honor = _HONOR[t]
-    unseen = np.asarray(view.unseen)[t]
-    in_suit = flush & (honor | melded[:, _SUIT[t]])
-    x = np.empty((n, len(t), len(TILE_FEATURES)))
-    x[:, :, 0] = 1.0
-    x[:, :, 1] = honor
-    x[:, :, 2] = _TERMINAL[t]
-    x[:, :, 3] = _TWO_EIGHT[t]
-    x[:, :, 4] = discarded[:, t]
-    x[:, :, 5] = discarded[:, _SUJI[0][t]] | discarded[:, _SUJI[1][t]]
-    x[:, :, 6] = unseen / 4.0
-    x[:, :, 7] = honor & (unseen <= 1)
-    x[:, :, 8] = in_suit
-    x[:, :, 9] = flush & ~in_suit
-    x[:, :, 10] = share[:, _SUIT[t]]
-    x[:, :, 11] = (discarded[:, _NEAR[0][t]] | discarded[:, _NEAR[1][t]]
-                   | discarded[:, _NEAR[2][t]] | discarded[:, _NEAR[3][t]])
-    x[:, :, 12] = np.array([opp[2] for opp in opps])[:, None]
-    x[:, :, 13] = np.array([opp[1] for opp in opps])[:, None]
-    # how many hidden pairs of neighbours could wait on t (a wall of seen copies cuts them):
-    # unseen copies of t+1·t+2 and t-2·t-1 (two-sided and edge waits), of t-1·t+1 (closed)
-    free = np.append(np.asarray(view.unseen), 0)
-    x[:, :, 14] = sum(free[a[t]] * free[b[t]] for a, b in _SIDES) / 32.0
-    x[:, :, 15] = free[_MIDDLE[0][t]] * free[_MIDDLE[1][t]] / 16.0
-    x[:, :, 16] = in_suit & ~honor
-    return x
+        thrown = [False] * 35
+        share = [0, 0, 0, 0]
+        for t in pond:
+            thrown[t] = True
+            share[_SUIT[t]] += 1
+        size = max(1, len(pond))
+        melded = _melded_suits(view, seat)
+        flush = opp[_FLUSH] > 0 or opp[_ONE_SUIT] > 0
+        progress, melds = float(opp[2]), float(opp[1])
+        rows = []
+        for t in tiles:
+            honor, unseen = _HONOR[t], free[t]
+            in_suit = flush and (honor or _SUIT[t] in melded)
+            # how many hidden pairs of neighbours could wait on t (a wall of seen copies cuts
+            # them): unseen copies of t+1·t+2 and t-2·t-1 (two-sided and edge waits), of
+            # t-1·t+1 (closed)
+            sides = sum(free[a[t]] * free[b[t]] for a, b in _SIDES)
+            rows.append([1.0, float(honor), float(_TERMINAL[t]), float(_TWO_EIGHT[t]),
+                         float(thrown[t]), float(thrown[_SUJI[0][t]] or thrown[_SUJI[1][t]]),
+                         unseen / 4.0, float(honor and unseen <= 1), float(in_suit),
+                         float(flush and not in_suit), share[_SUIT[t]] / size,
+                         float(any(thrown[near[t]] for near in _NEAR)), progress, melds,
+                         sides / 32.0, free[_MIDDLE[0][t]] * free[_MIDDLE[1][t]] / 16.0,
+                         float(in_suit and not honor)])
+        out.append(rows)
+    return out
 
 
 def ready_probability(view: PlayerView, model: RiskModel, seat: int) -> float:
     """P(``seat`` can win by ron now), as ``view``'s seat sees it."""
-    return float(_sigmoid(np.dot(model.ready, opponent_features(view, seat))))
+    return _logistic(model.ready, opponent_features(view, seat))
 
 
 def deal_in(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float = 0.0
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """(P(seat o wins on t) (4, len(tiles)) — 0 for the viewer, for tiles that passed ``o``
-    and for opponents less than ``least`` likely to be ready — and the expected points of
-    such a win per seat (4,))."""
-    prob = np.zeros((4, len(tiles)))
-    points = np.zeros(4)
+            ) -> tuple[list[list[float]], list[float]]:
+    """(P(seat o wins on t), per seat a list over ``tiles`` — 0 for the viewer, for tiles that
+    passed ``o`` and for opponents less than ``least`` likely to be ready — and the expected
+    points of such a win per seat)."""
+    prob = [[0.0] * len(tiles) for _ in range(4)]
+    points = [0.0] * 4
     seats, opps, ready = [], [], []
     for o in range(4):
         if o != view.seat:
             opp = opponent_features(view, o)
-            r = float(_sigmoid(np.dot(model.ready, opp)))
+            r = _logistic(model.ready, opp)
             if r >= least:
                 seats.append(o)
                 opps.append(opp)
                 ready.append(r)
     if not seats:
         return prob, points
-    on = _sigmoid(tile_features(view, seats, tiles, opps) @ np.asarray(model.tile))
+    rows = tile_features(view, seats, tiles, opps)
     for i, o in enumerate(seats):
         passed = passed_tiles(view, o)
-        prob[o] = ready[i] * on[i] * np.array([t not in passed for t in tiles])
-        points[o] = max(float(np.dot(model.value, opps[i])), view.rules.min_points)
+        prob[o] = [ready[i] * _logistic(model.tile, x) * (t not in passed)
+                   for t, x in zip(tiles, rows[i])]
+        points[o] = max(sum(c * v for c, v in zip(model.value, opps[i])),
+                        float(view.rules.min_points))
     return prob, points
 
 
 def risk(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float = 0.0
-         ) -> np.ndarray:
+         ) -> list[float]:
     """Expected extra loss, in points, of discarding each of ``tiles``: the chance it wins for
     some seat times what a discarder pays beyond a bystander's 6 (``3P − 18``); opponents
     less than ``least`` likely to be ready are left out. The final discard (the live wall
     empty) adds 河底捞鱼 to such a win."""
     prob, points = deal_in(view, model, tiles, least)
-    if view.live_wall_left == 0:
-        points = points + YAKU["hedi"].points
-    return (prob * np.maximum(3 * points - 18, 0.0)[:, None]).sum(axis=0)
+    extra = YAKU["hedi"].points if view.live_wall_left == 0 else 0
+    loss = [0.0] * len(tiles)
+    for row, pts in zip(prob, points):
+        cost = max(3 * (pts + extra) - 18, 0.0)
+        if cost:
+            loss = [x + p * cost for x, p in zip(loss, row)]
+    return loss
