@@ -72,12 +72,14 @@ def plan_list(melds: Sequence[Meld], value_planning: bool, loose: bool
 
 def plan_eval(serial: int, plist: PlanList, counts: Sequence[int], melds: Sequence[Meld]
               ) -> PlanEval:
-    """``PlanList.evaluate``, memoised."""
+    """``PlanList.evaluate``, memoised (its ``state``: see ``PlanEval``)."""
     key = (serial, bytes(counts))
-    hit = _EVALS.get(key)
-    if hit is None:
-        hit = _EVALS.put(key, plist.evaluate(counts, melds))
-    return hit
+    state = _EVALS.get(key)
+    if state is None:
+        ev = plist.evaluate(counts, melds)
+        _EVALS.put(key, ev.state)
+        return ev
+    return PlanEval(plist, counts, melds, state)
 
 
 @dataclass(frozen=True)

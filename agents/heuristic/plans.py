@@ -24,8 +24,8 @@ from typing import Sequence
 
 import numpy as np
 
-from agents.heuristic.tables import (INF, NONE, STORE, SUIT_SLICES, combine, hand_bits,
-                                     hand_wants, layout)
+from agents.heuristic.tables import (INF, NONE, STORE, SUIT_SLICES, Combined, combine,
+                                     hand_bits, hand_wants, layout)
 from mjenv.scoring import YAKU
 from mjenv.tiles import DRAGONS, WINDS, Meld
 
@@ -233,11 +233,13 @@ class PlanList:
         for i in self.pairs:
             if self.groups == 4:
                 dist[i] = _seven_pairs(counts)[0]
-        five_rows = {}
+        five_rows = []
         for i in self.five:
-            five_rows[i] = tuple(vrows[v] for v in self.five_rows[i])
-            dist[i] = _five_doors(counts, melds, five_rows[i], masks=False)[0]
-        return PlanEval(self, counts, melds, dist, comb, lacking, five_rows)
+            five_rows.append(tuple(vrows[v] for v in self.five_rows[i]))
+            dist[i] = _five_doors(counts, melds, five_rows[-1], masks=False)[0]
+        state = (tuple(dist), *((comb.rows, comb.total, comb.dist) if comb else (None,) * 3),
+                 tuple(lacking), tuple(five_rows))
+        return PlanEval(self, counts, melds, state, comb)
 
     def need(self, i: int, counts: Sequence[int], melds: Sequence[Meld]) -> int:
         """Plan ``i``'s need mask on ``counts``, as ``evaluate(…).bits(i)`` gives it; 五门齐
@@ -258,33 +260,46 @@ class PlanEval:
     ``wants`` — :meth:`wants`: per surplus kind ``t``, the kinds that would shorten the hand
     once a ``t`` is discarded.
 
-    Evaluations fill process-wide memo tables, so they keep few objects the garbage
-    collector must visit: slots, tuples of numbers, dictionaries made when first asked."""
+    Memo tables keep only ``state`` (the distances, the combined splits' arrays, the forced
+    tiles lacking, 五门齐's suit rows): tuples of numbers and numpy arrays, which the garbage
+    collector stops tracking, and a hit wraps it again. Objects kept with every evaluation
+    (this one, its ``Combined``, their dictionaries) made Python's full collections both
+    frequent and long: each walked every one of them, about a tenth of self-play time.
+    The masks are asked of the suit store again after a hit, from its own memo."""
 
-    __slots__ = ("plist", "counts", "melds", "dist", "_comb", "_lacking", "_five_rows",
-                 "_bits", "_wants")
+    __slots__ = ("plist", "counts", "melds", "state", "dist", "_comb", "_bits", "_wants")
 
     def __init__(self, plist: PlanList, counts: Sequence[int], melds: Sequence[Meld],
-                 dist: Sequence[int], comb, lacking: Sequence[int], five_rows) -> None:
-        self.plist, self.counts, self.melds, self.dist = plist, tuple(counts), melds, tuple(dist)
-        self._comb, self._lacking, self._five_rows = comb, tuple(lacking), five_rows
-        self._bits: dict[int, tuple[int, int]] | None = None
-        self._wants: dict[int, tuple[int, ...] | None] | None = None
+                 state: tuple, comb: Combined | None = None) -> None:
+        self.plist, self.counts, self.melds, self.state = plist, tuple(counts), melds, state
+        self.dist: tuple[int, ...] = state[0]
+        self._comb = comb
+        self._bits: dict[int, tuple[int, int]] = {}
+        self._wants: dict[int, tuple[int, ...] | None] = {}
+
+    def _optimal(self, j: int):
+        """``Combined.optimal`` of standard plan ``j`` (the combination rebuilt after a hit)."""
+        if self._comb is None:
+            self._comb = Combined(self.plist.layout, *self.state[1:4])
+        return self._comb.optimal(j)
+
+    def _five(self, i: int) -> tuple[int, ...] | None:
+        """五门齐 plan ``i``'s suit rows, or None for any other plan."""
+        five = self.plist.five
+        return self.state[5][five.index(i)] if i in five else None
 
     def bits(self, i: int) -> tuple[int, int]:
         """(need, surplus) of plan ``i``."""
-        if self._bits is None:
-            self._bits = {}
         hit = self._bits.get(i)
         if hit is None:
             if self.dist[i] >= INF:
                 hit = (0, 0)
             elif i in self.plist.pos:
                 j = self.plist.pos[i]
-                need, surplus = hand_bits(self._comb.optimal(j)[1])
-                hit = (need | self._lacking[j], surplus)
-            elif i in self._five_rows:
-                hit = _five_doors(self.counts, self.melds, self._five_rows[i])[1:]
+                need, surplus = hand_bits(self._optimal(j)[1])
+                hit = (need | self.state[4][j], surplus)
+            elif (rows := self._five(i)) is not None:
+                hit = _five_doors(self.counts, self.melds, rows)[1:]
             else:
                 hit = _seven_pairs(self.counts)[1:]
             self._bits[i] = hit
@@ -293,16 +308,14 @@ class PlanEval:
     def wants(self, i: int) -> tuple[int, ...] | None:
         """Per kind ``t`` the need mask once a ``t`` is discarded (for ``t`` surplus to plan
         ``i``; ``None`` for 五门齐, which callers evaluate again)."""
-        if self._wants is None:
-            self._wants = {}
         if i in self._wants:
             return self._wants[i]
-        if self.dist[i] >= INF or i in self._five_rows:
+        if self.dist[i] >= INF or i in self.plist.five:
             want = None
         elif i in self.plist.pos:
             j = self.plist.pos[i]
-            lack = self._lacking[j]
-            want = hand_wants(*self._comb.optimal(j))
+            lack = self.state[4][j]
+            want = hand_wants(*self._optimal(j))
             want = tuple(w | lack for w in want) if lack else tuple(want)
         else:
             want = tuple(_seven_pairs_wants(self.counts))

@@ -382,15 +382,16 @@ def _hand_splits(groups: int, empty: tuple[bool, bool, bool, bool]) -> list[tupl
 
 class Combined:
     """A batch of hands combined over their splits (``Layout``): ``rows`` (B, 4) store rows,
-    ``total`` per listed split, ``dist`` (B,) each hand's best."""
+    ``total`` per listed split, ``dist`` (B,) each hand's best (computed unless given: memo
+    tables keep the three arrays, ``plans.PlanEval``)."""
 
-    # kept in memo tables: slots, and the splits and bits in two dictionaries rather than
-    # one of pairs (a pair holding a dictionary stays with the garbage collector)
     __slots__ = ("layout", "rows", "total", "dist", "_splits", "_used")
 
-    def __init__(self, layout: Layout, rows: np.ndarray, total: np.ndarray) -> None:
+    def __init__(self, layout: Layout, rows: np.ndarray, total: np.ndarray,
+                 dist: np.ndarray | None = None) -> None:
         self.layout, self.rows, self.total = layout, rows, total
-        self.dist = np.minimum(np.minimum.reduceat(total, layout.seg), INF)
+        self.dist = np.minimum(np.minimum.reduceat(total, layout.seg), INF) if dist is None \
+            else dist
         self._splits: dict[int, tuple[tuple[int, ...], ...]] = {}
         self._used: dict[int, dict[int, tuple[int, int, tuple[int, ...]]]] = {}
 
