@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from operator import mul
 from typing import Sequence
 
 import numpy as np
@@ -58,7 +59,7 @@ def win_features(dist: float, accept: float, progress: float, melds: int) -> lis
 def _logistic(coef: Sequence[float], x: Sequence[float]) -> float:
     """A logistic model ``coef`` on one feature row, in plain Python (a row at a time, where
     numpy's per-call cost outweighs the work)."""
-    return 1.0 / (1.0 + math.exp(-sum(c * v for c, v in zip(coef, x))))
+    return 1.0 / (1.0 + math.exp(-sum(map(mul, coef, x))))
 
 
 def win_probability(coef: Sequence[float], dist: float, accept: float, progress: float,
@@ -220,7 +221,7 @@ def deal_in(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: flo
         passed = passed_tiles(view, o)
         prob[o] = [ready[i] * _logistic(model.tile, x) * (t not in passed)
                    for t, x in zip(tiles, rows[i])]
-        points[o] = max(sum(c * v for c, v in zip(model.value, opps[i])),
+        points[o] = max(sum(map(mul, model.value, opps[i])),
                         float(view.rules.min_points))
     return prob, points
 

@@ -25,7 +25,7 @@ from typing import Sequence
 import numpy as np
 
 from agents.heuristic.tables import (INF, NONE, STORE, SUIT_SLICES, Combined, combine,
-                                     hand_bits, hand_wants, layout)
+                                     hand_bits, hand_wants, layout, seven_pairs_distance)
 from mjenv.scoring import YAKU
 from mjenv.tiles import DRAGONS, WINDS, Meld
 
@@ -232,7 +232,7 @@ class PlanList:
                     dist[i] = d + lack.bit_count()
         for i in self.pairs:
             if self.groups == 4:
-                dist[i] = _seven_pairs(counts)[0]
+                dist[i] = seven_pairs_distance(key)
         five_rows = []
         for i in self.five:
             five_rows.append(tuple(vrows[v] for v in self.five_rows[i]))

@@ -367,6 +367,7 @@ class Layout:
                                                     for groups, empty in hands]
         sizes = [len(mine) for mine in self.splits]
         self.seg = np.cumsum([0] + sizes[:-1]).astype(np.intp)
+        self.starts: list[int] = self.seg.tolist()
         offsets = np.repeat(np.arange(len(hands), dtype=np.intp) * (4 * SLOTS), sizes)
         self.pos = np.ascontiguousarray((np.array([c for mine in self.splits for c in mine],
                                                   np.intp).reshape(-1, 4)
@@ -401,18 +402,22 @@ class Combined:
         of the store once each (memoised)."""
         used = self._used.get(j)
         if used is None:
-            d = self.dist[j]
+            d = int(self.dist[j])
             splits = self.layout.splits[j]
             if d < INF:
-                start = self.layout.seg[j]
-                splits = tuple(splits[k] for k in np.flatnonzero(
-                    self.total[start:start + len(splits)] == d).tolist())
+                start = self.layout.starts[j]
+                splits = tuple(splits[k] for k in (
+                    self.total[start:start + len(splits)] == d).nonzero()[0].tolist())
             else:
                 splits = ()
             rows = self.rows[j].tolist()
             self._splits[j] = splits
-            used = self._used[j] = {c: STORE.bits(rows[c // SLOTS], c % SLOTS)
-                                    for c in {c for sp in splits for c in sp}}
+            # the store's bits memo read here: most cells are in it, and a call per cell
+            # costs as much as the look-up
+            known, bits = STORE._bits.get, STORE.bits
+            used = self._used[j] = {
+                c: known((rows[c // SLOTS], c % SLOTS)) or bits(rows[c // SLOTS], c % SLOTS)
+                for c in {c for sp in splits for c in sp}}
         return self._splits[j], used
 
 
@@ -474,7 +479,8 @@ def standard_distance(key34: bytes, groups: int, families: Sequence[str]) -> int
 
 
 def seven_pairs_distance(key34: bytes) -> int:
-    """Tiles needed for seven pairs of different kinds."""
-    pairs = sum(1 for c in key34 if c >= 2)
-    kinds = sum(1 for c in key34 if c)
+    """Tiles needed for seven pairs of different kinds (counted by ``bytes.count``: the
+    plan list's evaluation asks on every hand)."""
+    kinds = len(key34) - key34.count(0)
+    pairs = kinds - key34.count(1)
     return 7 - pairs + max(0, 7 - kinds)
