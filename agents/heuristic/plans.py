@@ -189,12 +189,17 @@ class PlanList:
         for i in self.five:
             for suit in range(3):
                 variants.setdefault((plans[i].families[suit], suit, 0), len(variants))
+        # numbered suit by suit (in order of first use within a suit), so that a hand's
+        # variant rows are its four suits' rows one after another
+        order = sorted(variants, key=lambda k: k[1])
+        renumber = {variants[k]: n for n, k in enumerate(order)}
+        template = [[renumber[v] for v in row] for row in template]
+        variants = {k: n for n, k in enumerate(order)}
         self.variants = tuple(variants)
         # the variants of each suit, so that a suit whose key did not change is one look-up
-        self.by_suit = [[(v, family, ranks) for (family, suit, ranks), v in variants.items()
-                         if suit == s] for s in range(4)]
-        self.asks = [_ASKS.setdefault(tuple((family, ranks) for _, family, ranks in items),
-                                      len(_ASKS)) for items in self.by_suit]
+        self.by_suit = [[(family, ranks) for family, suit, ranks in variants if suit == s]
+                        for s in range(4)]
+        self.asks = [_ASKS.setdefault(tuple(items), len(_ASKS)) for items in self.by_suit]
         self.five_rows = {i: [variants[(plans[i].families[s], s, 0)] for s in range(3)]
                           for i in self.five}
         self.std = std
@@ -208,7 +213,7 @@ class PlanList:
     def evaluate(self, counts: Sequence[int], melds: Sequence[Meld]) -> "PlanEval":
         """Every plan on concealed ``counts`` (the distances now, the masks on demand)."""
         key = bytes(counts)
-        vrows = [0] * len(self.variants)
+        vrows: tuple[int, ...] = ()
         if len(_SUIT_ROWS) > 1 << 15:
             _SUIT_ROWS.clear()
         for s, (lo, hi) in enumerate(SUIT_SLICES):
@@ -217,9 +222,8 @@ class PlanList:
             if hit is None or hit[0] != STORE.generation:
                 items = self.by_suit[s]
                 hit = _SUIT_ROWS[(self.asks[s], sub)] = (STORE.generation, tuple(STORE.rows(
-                    [(family, _rest(sub, ranks) if ranks else sub) for _, family, ranks in items])))
-            for (v, _, _), row in zip(self.by_suit[s], hit[1]):
-                vrows[v] = row
+                    [(family, _rest(sub, ranks) if ranks else sub) for family, ranks in items])))
+            vrows += hit[1]
         dist = [INF] * len(self.plans)
         comb = None
         lacking: list[int] = []
