@@ -138,28 +138,29 @@ def passed_tiles(view: PlayerView, seat: int) -> set[int]:
 
 _HONOR = tuple(t >= 27 for t in range(34))
 _SUIT = tuple(3 if t >= 27 else t // 9 for t in range(34))
-_TERMINAL = tuple(t < 27 and t % 9 in (0, 8) for t in range(34))
-_TWO_EIGHT = tuple(t < 27 and t % 9 in (1, 7) for t in range(34))
+# the features of a tile's kind alone: bias, honor, terminal, two_eight
+_KIND_FEATURES = tuple((1.0, float(t >= 27), float(t < 27 and t % 9 in (0, 8)),
+                        float(t < 27 and t % 9 in (1, 7))) for t in range(34))
 
 
-def _shifted(dr: int) -> tuple[int, ...]:
-    """Index of the same-suit number tile ``dr`` ranks away, or 34 (a kind never held)."""
-    return tuple(t + dr if t < 27 and 0 <= t % 9 + dr <= 8 else 34 for t in range(34))
+def _shifted(t: int, dr: int) -> int:
+    """The same-suit number tile ``dr`` ranks from ``t``, or 34 (a kind never held)."""
+    return t + dr if t < 27 and 0 <= t % 9 + dr <= 8 else 34
 
 
-_SUJI = (_shifted(-3), _shifted(3))
-_NEAR = tuple(_shifted(dr) for dr in (-2, -1, 1, 2))
-# the two tiles a chow wait on t needs: t+1 t+2 (t waits below), t-2 t-1 (above), t-1 t+1
-_SIDES = ((_shifted(1), _shifted(2)), (_shifted(-2), _shifted(-1)))
-_MIDDLE = (_shifted(-1), _shifted(1))
+# per kind t: its suji (t±3), the kinds within two ranks, the pairs of tiles a chow wait on t
+# needs — t+1 t+2 (t waits below), t-2 t-1 (above), t-1 t+1 (closed)
+_SUJI = tuple((_shifted(t, -3), _shifted(t, 3)) for t in range(34))
+_NEAR = tuple(tuple(_shifted(t, dr) for dr in (-2, -1, 1, 2)) for t in range(34))
+_WAITS = tuple(tuple(_shifted(t, dr) for dr in (1, 2, -2, -1, -1, 1)) for t in range(34))
 _FLUSH = OPPONENT_FEATURES.index("flush")
 _ONE_SUIT = OPPONENT_FEATURES.index("one_suit")
 
 
 def tile_features(view: PlayerView, seats: Sequence[int], tiles: Sequence[int],
-                  opps: Sequence[Sequence[float]]) -> list[list[list[float]]]:
+                  opps: Sequence[Sequence[float]]) -> list[list[tuple[float, ...]]]:
     """``TILE_FEATURES`` for each opponent of ``seats`` (with its ``opponent_features`` in
-    ``opps``) and each kind of ``tiles``, nested in that order. Plain lists: the agent asks
+    ``opps``) and each kind of ``tiles``, nested in that order. Plain Python: the agent asks
     about a handful of tiles per decision, where numpy's per-call cost outweighs the work."""
     free = list(view.unseen) + [0]                       # index 34: a kind never held
     out = []
@@ -178,17 +179,18 @@ def tile_features(view: PlayerView, seats: Sequence[int], tiles: Sequence[int],
         for t in tiles:
             honor, unseen = _HONOR[t], free[t]
             in_suit = flush and (honor or _SUIT[t] in melded)
+            lo, hi = _SUJI[t]
+            n1, n2, n3, n4 = _NEAR[t]
+            a1, b1, a2, b2, a3, b3 = _WAITS[t]
             # how many hidden pairs of neighbours could wait on t (a wall of seen copies cuts
-            # them): unseen copies of t+1·t+2 and t-2·t-1 (two-sided and edge waits), of
-            # t-1·t+1 (closed)
-            sides = sum(free[a[t]] * free[b[t]] for a, b in _SIDES)
-            rows.append([1.0, float(honor), float(_TERMINAL[t]), float(_TWO_EIGHT[t]),
-                         float(thrown[t]), float(thrown[_SUJI[0][t]] or thrown[_SUJI[1][t]]),
-                         unseen / 4.0, float(honor and unseen <= 1), float(in_suit),
-                         float(flush and not in_suit), share[_SUIT[t]] / size,
-                         float(any(thrown[near[t]] for near in _NEAR)), progress, melds,
-                         sides / 32.0, free[_MIDDLE[0][t]] * free[_MIDDLE[1][t]] / 16.0,
-                         float(in_suit and not honor)])
+            # them): unseen copies of the two-sided and edge pairs (sides), the closed pair
+            rows.append(_KIND_FEATURES[t] + (
+                float(thrown[t]), float(thrown[lo] or thrown[hi]), unseen / 4.0,
+                float(honor and unseen <= 1), float(in_suit), float(flush and not in_suit),
+                share[_SUIT[t]] / size,
+                float(thrown[n1] or thrown[n2] or thrown[n3] or thrown[n4]), progress, melds,
+                (free[a1] * free[b1] + free[a2] * free[b2]) / 32.0,
+                free[a3] * free[b3] / 16.0, float(in_suit and not honor)))
         out.append(rows)
     return out
 
