@@ -308,7 +308,6 @@ class Evaluator:
             return out
         held = _held(counts)
         full = _full(counts)
-        masks: dict[int, tuple] = {}
         for t in todo:
             e = out[t]
             bit = 1 << t
@@ -323,8 +322,8 @@ class Evaluator:
                 chosen.sort()
             improving = 0
             for i in chosen:
-                wants, surplus = masks.get(i) or masks.setdefault(i, (ev.wants(i), ev.bits(i)[1]))
-                if wants is not None and surplus & bit:
+                # a plan's wants only where ``t`` is surplus to it (they are costly)
+                if ev.bits(i)[1] & bit and (wants := ev.wants(i)) is not None:
                     improving |= wants[t]
                 elif ukeire == "all":
                     improving |= ev.bits(i)[0]

@@ -320,7 +320,7 @@ class PlanEval:
             j = self.plist.pos[i]
             lack = self.state[4][j]
             want = hand_wants(*self._optimal(j))
-            want = tuple(w | lack for w in want) if lack else tuple(want)
+            want = tuple([w | lack for w in want]) if lack else tuple(want)
         else:
             want = tuple(_seven_pairs_wants(self.counts))
         self._wants[i] = want
