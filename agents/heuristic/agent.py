@@ -226,10 +226,18 @@ class HeuristicAgent(BaseAgent):
             counts[t] += 1
         melds = tuple(view.melds[view.seat])
         now, _ = self.evaluator.hand(counts, melds, view)
-        threatened = p.defence and self._threat(view) >= p.call_threat
+        asked: list[bool] = []
+
+        def threatened() -> bool:
+            """Whether some opponent's threat reaches ``call_threat`` (measured once, and
+            only where a call's fate depends on it)."""
+            if not asked:
+                asked.append(p.defence and self._threat(view) >= p.call_threat)
+            return asked[0]
+
         # a chi or pon gains one tile, then a discard: at best one tile closer, never below 1;
         # so none can help a ready hand, nor bring a threatened hand to tenpai from 3 or more
-        hopeless = now <= 1.0 or (threatened and now >= 3.0)
+        hopeless = now <= 1.0 or (now >= 3.0 and threatened())
         best: tuple[float, Action] | None = None
         for a in calls:
             if a.kind == "minkan" and not p.kans or a.kind != "minkan" and hopeless:
@@ -240,7 +248,7 @@ class HeuristicAgent(BaseAgent):
                 ok = d <= now and any(m.is_open for m in melds)
             else:
                 ok = d < now
-            if ok and threatened and d > 1.0:
+            if ok and d > 1.0 and threatened():
                 ok = False
             if ok and (best is None or d < best[0]):
                 best = (d, a)
