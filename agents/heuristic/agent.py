@@ -34,7 +34,7 @@ from agents.base import BaseAgent
 from agents.heuristic.defence import threats, tile_dangers
 from agents.heuristic.evaluator import Discard, Evaluator
 from agents.heuristic.params import HeuristicParams, default
-from agents.heuristic.models import (LIVE_WALL, ready_probability, risk, win_probabilities,
+from agents.heuristic.models import (LIVE_WALL, ready_probability, risk,
                                      win_probability)
 from agents.heuristic.tables import INF
 from mjenv.game.actions import Action
@@ -196,14 +196,10 @@ class HeuristicAgent(BaseAgent):
         loss = risk(view, p.risk, tiles, p.ready_floor)
         if not any(loss):
             return [0.0] * len(tiles), loss
-        options = [evals[t] for t in tiles]
-        reach = np.array([e.dist < INF for e in options])
-        win = win_probabilities(p.win, np.array([e.dist if e.dist < INF else 8.0
-                                                 for e in options]),
-                                np.array([e.weight for e in options]),
-                                1.0 - view.live_wall_left / LIVE_WALL, melds)
-        stake = np.where(reach, win * 3.0 * np.array([self._points(e) for e in options]), 0.0)
-        return (p.risk_weight * np.array(loss) / np.maximum(stake, p.stake_floor)).tolist(), loss
+        progress = 1.0 - view.live_wall_left / LIVE_WALL
+        stakes = [3.0 * self._points(e) * win_probability(p.win, e.dist, e.weight, progress, melds)
+                  if e.dist < INF else 0.0 for e in (evals[t] for t in tiles)]
+        return [p.risk_weight * x / max(s, p.stake_floor) for x, s in zip(loss, stakes)], loss
 
     def _threat(self, view: PlayerView) -> float:
         """The most threatening opponent's threat: v1's 0–1 score, or P(ready) from the

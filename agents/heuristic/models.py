@@ -34,8 +34,6 @@ from dataclasses import dataclass
 from operator import mul
 from typing import Sequence
 
-import numpy as np
-
 from mjenv.game.view import PlayerView
 from mjenv.scoring import YAKU
 from mjenv.tiles import DRAGONS
@@ -64,21 +62,10 @@ def _logistic(coef: Sequence[float], x: Sequence[float]) -> float:
 
 def win_probability(coef: Sequence[float], dist: float, accept: float, progress: float,
                     melds: int) -> float:
-    """P(win) of one hand (``win_probabilities`` for a single discard, without numpy's
-    per-call cost)."""
+    """P(win) of the hand a discard leaves: the logistic model ``coef`` over
+    ``win_features``."""
     return _logistic(coef, win_features(dist, accept, progress, melds))
 
-
-def win_probabilities(coef: Sequence[float], dist: np.ndarray, accept: np.ndarray,
-                      progress: float, melds: int) -> np.ndarray:
-    """P(win) of hands left by discards (arrays of distance and acceptance): the logistic
-    model ``coef`` over ``win_features``, computed for all at once."""
-    d = np.minimum(dist, 8.0)
-    la = np.log1p(accept)
-    d1 = d == 1
-    x = np.column_stack([np.ones_like(d), d1, d == 2, d == 3, d, la, np.full_like(d, progress),
-                         d1 * progress, la * progress, np.full_like(d, float(melds))])
-    return _sigmoid(x @ np.asarray(coef))
 
 OPPONENT_FEATURES = ("bias", "melds", "progress", "progress_sq", "melds_progress",
                      "tsumogiri", "flush", "one_suit", "dealer", "value_melds", "discards")
@@ -96,10 +83,6 @@ class RiskModel:
     ready: tuple[float, ...]
     tile: tuple[float, ...]
     value: tuple[float, ...]
-
-
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-x))
 
 
 def _melded_suits(view: PlayerView, seat: int) -> set[int]:

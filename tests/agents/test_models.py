@@ -5,7 +5,7 @@ import numpy as np
 
 from agents.heuristic.models import (OPPONENT_FEATURES, TILE_FEATURES, deal_in,
                                      opponent_features, passed_tiles, risk, tile_features,
-                                     win_probabilities)
+                                     win_probability)
 from agents.heuristic.params import default
 from tests.agents.helpers import view_of
 
@@ -49,10 +49,9 @@ def test_the_shipped_models_make_sense():
     if p.risk is None:
         return
     # P(win) falls with the distance and rises with the acceptance
-    by_distance = win_probabilities(p.win, np.array([1.0, 2, 3, 4, 6]), np.full(5, 12.0),
-                                    0.3, 0)
+    by_distance = [win_probability(p.win, d, 12.0, 0.3, 0) for d in (1.0, 2, 3, 4, 6)]
     assert np.all(np.diff(by_distance) < 0)
-    by_accept = win_probabilities(p.win, np.full(3, 2.0), np.array([2.0, 10, 40]), 0.3, 0)
+    by_accept = [win_probability(p.win, 2.0, a, 0.3, 0) for a in (2.0, 10, 40)]
     assert np.all(np.diff(by_accept) > 0)
     # against a visible flush late in the hand, its suit is riskier than a tile it threw
     view = _flush_view()
