@@ -87,19 +87,15 @@ def test_eval_log_writes_one_verified_log_per_hand_or_match(capsys, tmp_path):
 
 
 def test_ctrl_c_stops_eval_cleanly_with_a_valid_partial_save(tmp_path):
-    import os
-    import signal
-    import subprocess
     import sys
     import time
+
+    from tests.interrupt import interrupt, start
     save = tmp_path / "partial.json"
-    proc = subprocess.Popen([sys.executable, "-m", "mjenv", "eval", "--agent", "heuristic",
-                             "--vs", "random", "--deals", "5000", "--workers", "2", "--json",
-                             "--save", str(save)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc = start([sys.executable, "-m", "mjenv", "eval", "--agent", "heuristic", "--vs", "random",
+                  "--deals", "5000", "--workers", "2", "--json", "--save", str(save)])
     time.sleep(8)
-    os.killpg(proc.pid, signal.SIGINT)                   # as a terminal does: the whole group
+    interrupt(proc)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130
     assert "Traceback" not in err and "KeyboardInterrupt" not in err

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import shlex
-import signal
 import subprocess
 import sys
 import time
@@ -17,6 +15,7 @@ import pytest
 
 from mjenv.cli import main
 from mjenv.game import read_log, replay
+from tests.interrupt import interrupt, start
 from training.arena import FULL_SIZE, schedule, seating
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -120,23 +119,21 @@ def test_resume_after_ctrl_c_gives_the_uninterrupted_league(capsys, tmp_path):
     code, uninterrupted = arena(capsys, *FIVE, "--deals", "3", "--league", str(whole))
     assert code == 0
     path = tmp_path / "stopped.jsonl"
-    proc = subprocess.Popen([sys.executable, "-m", "mjenv", "arena", *FIVE, "--deals", "3",
-                             "--league", str(path), "--workers", "2", "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                            start_new_session=True)
+    proc = start([sys.executable, "-m", "mjenv", "arena", *FIVE, "--deals", "3", "--league",
+                  str(path), "--workers", "2", "--json"], cwd=ROOT)
     deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:                  # Ctrl-C once some deals are kept
-        if path.exists() and path.read_text().count('"type":"deal"') >= 3:
+    while time.monotonic() < deadline:     # Ctrl-C once a deal is kept (14 of 15 still to play)
+        if path.exists() and '"type":"deal"' in path.read_text():
             break
         time.sleep(0.05)
-    os.killpg(proc.pid, signal.SIGINT)                  # as a terminal does: the whole group
+    interrupt(proc)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130
     assert "Traceback" not in err and "interrupted after" in err and "--resume" in err
     partial = json.loads(out)
     assert not partial["league"]["complete"]
     kept = path.read_text()
-    assert kept.endswith("\n") and 3 <= kept.count('"type":"deal"') < 15
+    assert kept.endswith("\n") and 1 <= kept.count('"type":"deal"') < 15
     board = _leaderboard_of(path)
     assert board == uninterrupted["leaderboard"]
     records = lambda p: sorted(line for line in p.read_text().splitlines()  # noqa: E731
