@@ -59,12 +59,9 @@ class HeuristicAgent(BaseAgent):
     # --- protocol -----------------------------------------------------------------------
 
     def act(self, observation: np.ndarray | None, mask: np.ndarray, view: PlayerView) -> int:
-        from mjenv.env.actions import encode_action
-        ids = {}
-        for a in view.legal:
-            aid = encode_action(a, view)
-            if mask[aid]:
-                ids[a] = aid
+        from mjenv.env.actions import legal_ids
+        allowed = mask.tolist()         # one conversion, not a numpy scalar per action
+        ids = {a: aid for a, aid in zip(view.legal, legal_ids(view)) if allowed[aid]}
         if not ids:
             raise ValueError(f"heuristic agent: no legal action in the mask (seat {view.seat}, "
                              f"phase {view.phase})")

@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
-from agents.heuristic.plans import (FIVE, Plan, PlanEval, PlanList, candidate_plans,
-                                        meld_key)
+from agents.heuristic.plans import (Plan, PlanEval, PlanList, candidate_plans, full_bits,
+                                    held_bits, meld_key)
 from agents.heuristic.tables import INF, STORE
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
@@ -238,7 +238,7 @@ class Evaluator:
         need = 0
         for i in chosen:
             need |= ev.bits(i)[0]
-        need &= _near(_held(counts), [plist.plans[i] for i in chosen]) & ~_full(counts)
+        need &= _near(held_bits(counts), [plist.plans[i] for i in chosen]) & ~full_bits(counts)
         return dist, float(_weigh(need, view.unseen))
 
     # --- discards -------------------------------------------------------------------------
@@ -306,8 +306,8 @@ class Evaluator:
             todo = [t for t in tiles if out[t].weight == 0.0 and out[t].dist < INF]
         else:
             return out
-        held = _held(counts)
-        full = _full(counts)
+        held = held_bits(counts)
+        full = full_bits(counts)
         for t in todo:
             e = out[t]
             bit = 1 << t
@@ -416,29 +416,17 @@ def _values(dist: Sequence[int], adm: _Admitted) -> list[tuple[float, int]]:
 
 
 _SUIT_MASKS = [((1 << 9) - 1) << (9 * s) for s in range(3)]
-_HONORS = ((1 << 34) - 1) ^ ((1 << 27) - 1)
-
-
-def _held(counts: Sequence[int]) -> int:
-    return sum(1 << t for t in range(34) if counts[t])
-
-
-def _full(counts: Sequence[int]) -> int:
-    return sum(1 << t for t in range(34) if counts[t] >= 4)
 
 
 def _near(held: int, plans: Sequence[Plan]) -> int:
-    """Kinds near a hand: held, within two ranks of a held number tile, a plan's forced
-    tiles, and the honors when 五门齐 is among ``plans``."""
+    """Kinds near a hand: held, within two ranks of a held number tile, and what ``plans``
+    reach for whatever the hand holds (``Plan.reach``: forced tiles, 五门齐's honors)."""
     near = held
     for suit in _SUIT_MASKS:
         h = held & suit
         near |= ((h << 1) | (h << 2) | (h >> 1) | (h >> 2)) & suit
     for pl in plans:
-        for t in pl.forced:
-            near |= 1 << t
-        if pl.shape == FIVE:
-            near |= _HONORS
+        near |= pl.reach
     return near
 
 

@@ -19,7 +19,7 @@ it (need) — see ``tables`` for why one evaluation answers both.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -45,6 +45,14 @@ class Plan:
     families: tuple[str, str, str, str] = ("all", "all", "all", "all")
     forced: tuple[int, ...] = ()
     forced_groups: int = 0
+
+    @cached_property
+    def reach(self) -> int:
+        """The kinds the plan asks for wherever the hand stands (34 bits): its forced tiles,
+        and every honor for 五门齐 (its wind and dragon doors). Made once per plan: the
+        ukeire of every tied discard reads it."""
+        bits = sum(1 << t for t in set(self.forced))
+        return bits | _DOOR_BITS[3] | _DOOR_BITS[4] if self.shape == FIVE else bits
 
 
 def plan_points(yaku: Sequence[str], concealed: bool) -> int:
@@ -229,7 +237,7 @@ class PlanList:
         lacking: list[int] = []
         if self.std:
             comb = combine(np.array(vrows, np.intp)[self.template], self.layout)
-            absent = ALL34 & ~_held(counts)
+            absent = ALL34 & ~held_bits(counts)
             lacking = [f & absent for f in self.forced_bits]
             for i, d, lack in zip(self.std, comb.dist.tolist(), lacking):
                 if d < INF:
@@ -399,7 +407,7 @@ def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],
     if not masks:
         return best, 0, 0
     need = surplus = 0
-    held_all = _held(counts)
+    held_all = held_bits(counts)
     for pair_door in range(5):
         if totals[pair_door] != best:
             continue
@@ -422,5 +430,18 @@ _DOOR_BITS = [((1 << 9) - 1) << (9 * d) for d in range(3)] + \
     [sum(1 << t for t in kinds) for kinds in _HONOR_DOORS]
 
 
-def _held(counts: Sequence[int]) -> int:
-    return sum(1 << t for t, c in enumerate(counts) if c)
+# count → binary digit: held at all, held four times
+_HELD_DIGIT = bytes.maketrans(bytes(range(5)), b"01111")
+_FULL_DIGIT = bytes.maketrans(bytes(range(5)), b"00001")
+
+
+def held_bits(counts: Sequence[int]) -> int:
+    """The kinds held (34 bits), read as one binary number: every evaluation and every
+    weighed discard asks, and a loop over the 34 kinds cost more than the rest of the
+    question."""
+    return int(bytes(counts).translate(_HELD_DIGIT)[::-1], 2)
+
+
+def full_bits(counts: Sequence[int]) -> int:
+    """The kinds held four times (34 bits)."""
+    return int(bytes(counts).translate(_FULL_DIGIT)[::-1], 2)
