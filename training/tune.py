@@ -229,7 +229,8 @@ class Tuner:
         self.log(f"calibrating on {c.calibrate_hands} hands of heuristic:v1 self-play")
         models = fit(collect("heuristic:v1", c.calibrate_hands, seed=c.seed, rules=c.rules,
                              workers=c.workers))
-        return HeuristicParams(loose_tables=False, defence_model="risk", risk_weight=6.0,
+        return HeuristicParams(loose_tables=False, knitted=True, defence_model="risk",
+                               risk_weight=6.0,
                                win=models.win, gain=models.gain,
                                risk=RiskModel(models.ready, models.tile, models.value))
 

@@ -53,16 +53,16 @@ _WAITS = _Memo()
 _serial = iter(range(1 << 62))
 
 
-def plan_list(melds: Sequence[Meld], value_planning: bool, loose: bool
+def plan_list(melds: Sequence[Meld], value_planning: bool, loose: bool, knitted: bool = False
               ) -> tuple[int, PlanList]:
     """(serial, compiled plans) open to ``melds``."""
-    key = (meld_key(melds), value_planning, loose)
+    key = (meld_key(melds), value_planning, loose, knitted)
     hit = _PLAN_LISTS.get(key)
     if hit is None:
         if len(_PLAN_LISTS) >= 20_000:
             _PLAN_LISTS.clear()
             _COMPILED.clear()
-        compiled = (candidate_plans(key[0], value_planning, loose), 4 - len(melds))
+        compiled = (candidate_plans(key[0], value_planning, loose, knitted), 4 - len(melds))
         plist = _COMPILED.get(compiled)
         if plist is None:
             plist = _COMPILED[compiled] = PlanList(*compiled)
@@ -91,6 +91,7 @@ class EvalParams:
     soft_penalty: float
     ron_share: float
     loose_tables: bool
+    knitted: bool = False
 
 
 class Discard(NamedTuple):
@@ -108,7 +109,7 @@ class Discard(NamedTuple):
 @dataclass(frozen=True)
 class _Admitted:
     """Which plans of a list the value rule admits, with their penalties, and which are the
-    plain shapes (standard or seven pairs, whatever their value)."""
+    plain shapes (standard, seven pairs or knitted, whatever their value)."""
 
     plans: tuple[int, ...]
     penalty: tuple[float, ...]
@@ -138,7 +139,7 @@ class Evaluator:
         reach ``min_points``, and unless ``hard_only`` those within ``soft_margin`` points,
         as if ``soft_penalty`` tiles further away; without value planning, every plan."""
         p = self.params
-        serial, plist = plan_list(melds, p.value_planning, p.loose_tables)
+        serial, plist = plan_list(melds, p.value_planning, p.loose_tables, p.knitted)
         key = (serial, min_points, hard_only)
         hit = self._admitted.get(key)
         if hit is None:
@@ -151,7 +152,7 @@ class Evaluator:
                     plans.append(i)
                     pens.append(p.soft_penalty)
             plain = tuple(i for i, pl in enumerate(plist.plans)
-                          if pl.name in ("free", "qiduizi", "qiduizi_shape"))
+                          if pl.name in ("free", "qiduizi", "qiduizi_shape", "shisan_buda"))
             hit = self._admitted.put(key, _Admitted(tuple(plans), tuple(pens), plain))
         return serial, plist, hit
 

@@ -34,6 +34,7 @@ class HeuristicParams:
     ron_share: weight of a wait that is a legal ron (vs legal only by tsumo) at tenpai.
     loose_tables: v1's distance tables (a target with a pair may hold five or more copies of
         a rank); off for every later version.
+    knitted: plan the knitted shape (十三不搭, 6 points) too; v1 did not.
     acceptance: ``"ties"`` (v1): the ukeire is counted only where discards tie on distance;
         ``"all"``: for every discard.
     ukeire_weight: weight of ln(1 + ukeire) against one tile of distance.
@@ -61,6 +62,7 @@ class HeuristicParams:
     soft_penalty: float = 1.0
     ron_share: float = 0.75
     loose_tables: bool = True
+    knitted: bool = False
     acceptance: str = "ties"
     ukeire_weight: float = 0.15
     value_weight: float = 0.0
@@ -98,7 +100,7 @@ class HeuristicParams:
 
     def evaluation(self) -> EvalParams:
         return EvalParams(self.value_planning, self.soft_margin, self.soft_penalty,
-                          self.ron_share, self.loose_tables)
+                          self.ron_share, self.loose_tables, self.knitted)
 
     @classmethod
     def efficiency_only(cls) -> "HeuristicParams":

@@ -8,7 +8,7 @@ give them (``mjenv.scoring.YAKU``), plus 门清 for a concealed hand where no pl
 it. A plan's points are a floor (the finished hand usually scores more).
 
 Plans (RULES.md §8): 混一色 / 清一色 for each suit; 对对胡; 七对子; 平胡 + 断幺九; 一条龙 per suit;
-镜同胡 per (rank, two suits); 五门齐. ``FREE`` is the plain standard shape: no yaku, not a
+镜同胡 per (rank, two suits); 五门齐; with ``knitted``, 十三不搭 (the knitted shape). ``FREE`` is the plain standard shape: no yaku, not a
 value plan, the fallback when nothing else is open.
 
 ``evaluate`` measures a whole plan list on one hand at once: each plan's tiles-needed distance
@@ -26,10 +26,11 @@ import numpy as np
 
 from agents.heuristic.tables import (INF, NONE, STORE, SUIT_SLICES, Combined, combine,
                                      hand_bits, hand_wants, layout, seven_pairs_distance)
+from mjenv.analysis import knitted_cover
 from mjenv.scoring import YAKU
 from mjenv.tiles import DRAGONS, WINDS, Meld
 
-STD, PAIRS_SHAPE, FIVE = "std", "pairs", "five"
+STD, PAIRS_SHAPE, FIVE, KNIT = "std", "pairs", "five", "knit"
 
 
 @dataclass(frozen=True)
@@ -73,10 +74,11 @@ def _chow(first: int) -> tuple[int, int, int]:
 
 @lru_cache(maxsize=4096)
 def candidate_plans(melds: tuple[tuple[str, tuple[int, ...]], ...], value_planning: bool,
-                    loose: bool = False) -> tuple[Plan, ...]:
+                    loose: bool = False, knitted: bool = False) -> tuple[Plan, ...]:
     """The plans still open given the seat's declared melds, as ``(kind, tiles)`` pairs (a
     meld outside a flush suit rules the flush out, a chow rules out 对对胡, any meld rules out
-    七对子 …). ``loose``: v1's tables (``tables``)."""
+    七对子 and the knitted shape …). ``loose``: v1's tables (``tables``); ``knitted``: the
+    十三不搭 plan (not v1's)."""
     suffix = "/loose" if loose else ""
 
     def fam(*names: str) -> tuple[str, str, str, str]:
@@ -108,6 +110,8 @@ def candidate_plans(melds: tuple[tuple[str, tuple[int, ...]], ...], value_planni
         plans.append(plan("duiduihu", STD, ("duiduihu",), fam("pung", "pung", "pung", "pung")))
     if not melds:
         plans.append(plan("qiduizi", PAIRS_SHAPE, ("qiduizi",)))
+        if knitted:
+            plans.append(plan("shisan_buda", KNIT, ("shisan_buda",)))
     if all(kind == "chi" and 0 < tiles[0] % 9 < 6 for kind, tiles in melds):
         plans.append(plan("pinghu_duanyao", STD, ("pinghu", "duanyao"),
                           fam("tanyao_chow", "tanyao_chow", "tanyao_chow", "none")))
@@ -217,6 +221,7 @@ class PlanList:
                                     tuple(f == NONE for f in plans[i].families)) for i in std))
         self.forced_bits = [sum(1 << t for t in plans[i].forced) for i in std]
         self.pairs = [i for i, p in enumerate(plans) if p.shape == PAIRS_SHAPE]
+        self.knit = [i for i, p in enumerate(plans) if p.shape == KNIT]
 
     def evaluate(self, counts: Sequence[int], melds: Sequence[Meld]) -> "PlanEval":
         """Every plan on concealed ``counts`` (the distances now, the masks on demand)."""
@@ -245,6 +250,8 @@ class PlanList:
         for i in self.pairs:
             if self.groups == 4:
                 dist[i] = seven_pairs_distance(key)
+        for i in self.knit:
+            dist[i] = 14 - knitted_cover(key)
         five_rows = []
         for i in self.five:
             five_rows.append(tuple(vrows[v] for v in self.five_rows[i]))
@@ -312,6 +319,8 @@ class PlanEval:
                 hit = (need | self.state[4][j], surplus)
             elif (rows := self._five(i)) is not None:
                 hit = _five_doors(self.counts, self.melds, rows)[1:]
+            elif i in self.plist.knit:
+                hit = _knitted(self.counts)
             else:
                 hit = _seven_pairs(self.counts)[1:]
             self._bits[i] = hit
@@ -329,6 +338,8 @@ class PlanEval:
             lack = self.state[4][j]
             want = hand_wants(*self._optimal(j))
             want = tuple([w | lack for w in want]) if lack else tuple(want)
+        elif i in self.plist.knit:
+            want = tuple(_knitted_wants(self.counts))
         else:
             want = tuple(_seven_pairs_wants(self.counts))
         self._wants[i] = want
@@ -362,6 +373,41 @@ def _seven_pairs_wants(counts: Sequence[int]) -> list[int]:
     _, need, surplus = _seven_pairs(counts)
     return [(need & ~(1 << t) if counts[t] == 1 else need) if surplus >> t & 1 else 0
             for t in range(34)]
+
+
+def _knitted(counts: Sequence[int]) -> tuple[int, int]:
+    """(need, surplus) of the knitted plan, asked of its one definition
+    (``mjenv.analysis.knitted_cover``) a kind at a time: a kind is needed when one more
+    copy lets a complete knitted hand contain more of the hand, surplus when one copy less
+    leaves as many."""
+    c = list(counts)
+    base = knitted_cover(c)
+    need = surplus = 0
+    for t in range(34):
+        if c[t]:
+            c[t] -= 1
+            if knitted_cover(c) == base:
+                surplus |= 1 << t
+            c[t] += 1
+        else:
+            c[t] = 1
+            if knitted_cover(c) > base:
+                need |= 1 << t
+            c[t] = 0
+    return need, surplus
+
+
+def _knitted_wants(counts: Sequence[int]) -> list[int]:
+    """The knitted plan's need mask after each surplus discard."""
+    _, surplus = _knitted(counts)
+    out = [0] * 34
+    c = list(counts)
+    for t in range(34):
+        if surplus >> t & 1:
+            c[t] -= 1
+            out[t] = _knitted(c)[0]
+            c[t] += 1
+    return out
 
 
 def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],

@@ -138,6 +138,13 @@ def shanten_knitted(counts: Sequence[int]) -> int:
     return _knitted(_special_key(counts, "knitted"))
 
 
+def knitted_cover(counts: Sequence[int]) -> int:
+    """The most tiles of ``counts`` (any number of tiles) that one complete knitted hand
+    contains: a plan aiming at the knitted shape is ``14 −`` this many tiles away, and a
+    tile that changes it is one the plan needs or cannot spare."""
+    return 13 - _knitted(counts_key(counts))
+
+
 def shanten_orphans(counts: Sequence[int]) -> int:
     """Thirteen-orphans shanten of a 13- or 14-tile concealed hand."""
     return _orphans(_special_key(counts, "thirteen-orphans"))

@@ -127,8 +127,9 @@ def test_suit_tables_match_every_target_enumerated():
 
 
 def _plans(melds: str = "", loose: bool = False):
+    """Every plan open to ``melds``, the knitted one included."""
     m = parse_melds(melds)
-    return m, PlanList(candidate_plans(meld_key(m), True, loose), 4 - len(m))
+    return m, PlanList(candidate_plans(meld_key(m), True, loose, knitted=True), 4 - len(m))
 
 
 def test_plans_follow_the_declared_melds():
@@ -145,6 +146,13 @@ def test_plans_follow_the_declared_melds():
     assert not any(n.startswith("qingyise") for n in after_pon)
     # efficiency only: no values, just the two plain shapes
     assert [p.name for p in candidate_plans((), False)] == ["free", "qiduizi_shape"]
+    # the knitted shape: only when asked for (v1 had no such plan), and fully concealed
+    assert "shisan_buda" not in free
+    knitted = lambda melds: {p.name for p in candidate_plans(  # noqa: E731
+        meld_key(parse_melds(melds)), True, knitted=True)}
+    assert "shisan_buda" not in knitted("ankan:1111z")
+    plan = next(p for p in candidate_plans((), True, knitted=True) if p.name == "shisan_buda")
+    assert plan.points == YAKU["shisan_buda"].points                   # excludes 门清
 
 
 def test_plan_points_come_from_the_yaku_rows():
@@ -170,6 +178,10 @@ def test_plan_points_come_from_the_yaku_rows():
     ("wumenqi", "123m456p789s111z56z", "", 1),
     ("wumenqi", "123m456p789s555z", "pon:222m", 2),        # 123m unused: a wind pair is due
     ("wumenqi", "456p789s555z11z", "pon:222m,chi:345m", INF),  # two groups in the m door
+    ("shisan_buda", "147m258p369s12345z", "", 0),
+    ("shisan_buda", "147m258p369s1234z", "", 1),
+    ("shisan_buda", "147m258p36s11234z5m", "", 2),       # 5m, a second 1z: no place
+    ("shisan_buda", "14m47p2258s12345z", "", 2),         # a second 2s; 7m or 1p, an honor
 ])
 def test_forced_and_special_plans(name, hand, melds, expected):
     m, plist = _plans(melds)
@@ -187,7 +199,7 @@ def test_masks_match_a_full_recomputation(loose):
     hands = [("123456789m234p55s1z", ""), ("234m23p567s111z99s5z", ""),
              ("1199m2288p3377s14z", ""), ("456p789s555z11z", "pon:222m"),
              ("13m46p79s12345z6z", ""), ("2345678m11z", "chi:123m"),
-             ("2223334445m67p", ""), ("11112345m678p1z", "")]
+             ("2223334445m67p", ""), ("11112345m678p1z", ""), ("147m258p36s11234z5m", "")]
     checked = 0
     for hand, melds in hands:
         m, plist = _plans(melds, loose)
