@@ -1,6 +1,7 @@
 """Analysis planes (agents/features.py): values agree with the heuristic's own decisions, ranges
 hold on real game states, and the network input / checkpoint plumbing carries them."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -67,10 +68,11 @@ def _states(deals: int):
 
 
 def test_ranges_and_the_nodefence_heuristic_agrees_with_the_planes():
-    """Without defence the heuristic discards at the best distance and calls exactly when the
-    call brings the hand closer: the planes carry what it decides on."""
+    """Without defence the heuristic of the planes' evaluators (v1's) discards at the best
+    distance and calls exactly when the call brings the hand closer: the planes carry what
+    it decides on."""
     analyst = Analyst()
-    nodefence = HeuristicAgent(params_for("nodefence"), seed=1)
+    nodefence = HeuristicAgent(replace(params_for("v1"), defence=False), seed=1)
     turns = claims = 0
     for view in _states(n(3, 30)):
         planes = analyst.planes(view)
