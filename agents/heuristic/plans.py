@@ -26,7 +26,7 @@ import numpy as np
 
 from agents.heuristic.tables import (INF, NONE, STORE, SUIT_SLICES, Combined, combine,
                                      hand_bits, hand_wants, layout, seven_pairs_distance)
-from mjenv.analysis import knitted_cover
+from mjenv.analysis import knitted_cover, knitted_masks
 from mjenv.scoring import YAKU
 from mjenv.tiles import DRAGONS, WINDS, Meld
 
@@ -339,7 +339,7 @@ class PlanEval:
             want = hand_wants(*self._optimal(j))
             want = tuple([w | lack for w in want]) if lack else tuple(want)
         elif i in self.plist.knit:
-            want = tuple(_knitted_wants(self.counts))
+            want = _knitted_wants(self.counts)
         else:
             want = tuple(_seven_pairs_wants(self.counts))
         self._wants[i] = want
@@ -375,39 +375,35 @@ def _seven_pairs_wants(counts: Sequence[int]) -> list[int]:
             for t in range(34)]
 
 
+_KNIT_WANTS: dict[bytes, tuple[int, ...]] = {}
+
+
 def _knitted(counts: Sequence[int]) -> tuple[int, int]:
-    """(need, surplus) of the knitted plan, asked of its one definition
-    (``mjenv.analysis.knitted_cover``) a kind at a time: a kind is needed when one more
-    copy lets a complete knitted hand contain more of the hand, surplus when one copy less
-    leaves as many."""
-    c = list(counts)
-    base = knitted_cover(c)
-    need = surplus = 0
-    for t in range(34):
-        if c[t]:
-            c[t] -= 1
-            if knitted_cover(c) == base:
-                surplus |= 1 << t
-            c[t] += 1
-        else:
-            c[t] = 1
-            if knitted_cover(c) > base:
-                need |= 1 << t
-            c[t] = 0
-    return need, surplus
+    """(need, surplus) of the knitted plan (``mjenv.analysis.knitted_masks``)."""
+    return knitted_masks(counts)[1:]
 
 
-def _knitted_wants(counts: Sequence[int]) -> list[int]:
-    """The knitted plan's need mask after each surplus discard."""
-    _, surplus = _knitted(counts)
-    out = [0] * 34
-    c = list(counts)
-    for t in range(34):
-        if surplus >> t & 1:
-            c[t] -= 1
-            out[t] = _knitted(c)[0]
-            c[t] += 1
-    return out
+def _knitted_wants(counts: Sequence[int]) -> tuple[int, ...]:
+    """The knitted plan's need mask after each surplus discard, kept per hand: the tied
+    discards of a broken hand ask it again at every draw of an unhelpful tile."""
+    key = bytes(counts)
+    hit = _KNIT_WANTS.get(key)
+    if hit is None:
+        if len(_KNIT_WANTS) > 1 << 15:
+            _KNIT_WANTS.clear()
+        need, surplus = _knitted(key)
+        out = [0] * 34
+        c = bytearray(key)
+        for t in range(34):
+            if surplus >> t & 1:
+                if key[t] >= 2:           # the kinds held stay the same: so do the masks
+                    out[t] = need
+                    continue
+                c[t] -= 1
+                out[t] = knitted_masks(bytes(c))[1]
+                c[t] += 1
+        hit = _KNIT_WANTS[key] = tuple(out)
+    return hit
 
 
 def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],

@@ -21,6 +21,7 @@ from mjenv.analysis.decompose import counts_key
 from mjenv.analysis.tables import (
     KNIT_BEST,
     KNIT_PAIR,
+    KNIT_ROW_ID,
     BlocksT,
     cached,
     pareto,
@@ -77,12 +78,15 @@ def _orphans(key: bytes) -> int:
 
 
 def _knitted(key: bytes) -> int:
+    return 13 - _cover(suit_knit_row(key[0:9]), suit_knit_row(key[9:18]),
+                       suit_knit_row(key[18:27]), 7 - key[27:].count(0))
+
+
+def _cover(m: int, p: int, s: int, honors: int) -> int:
     # A complete knitted hand holds z = 7..9 number tiles (at most 3 per suit) and 14 − z
-    # honors: maximise the held tiles it contains.
-    b7, b8, b9 = KNIT_BEST[KNIT_PAIR[suit_knit_row(key[0:9])][suit_knit_row(key[9:18])]][
-        suit_knit_row(key[18:27])]
-    h = 7 - key[27:].count(0)
-    return 13 - max(b7 + min(h, 7), b8 + min(h, 6), b9 + min(h, 5))
+    # honors: the most held tiles it contains, from the suits' knit rows and the honor kinds.
+    b7, b8, b9 = KNIT_BEST[KNIT_PAIR[m][p]][s]
+    return max(b7 + min(honors, 7), b8 + min(honors, 6), b9 + min(honors, 5))
 
 
 @cached(1 << 15)
@@ -143,6 +147,43 @@ def knitted_cover(counts: Sequence[int]) -> int:
     contains: a plan aiming at the knitted shape is ``14 −`` this many tiles away, and a
     tile that changes it is one the plan needs or cannot spare."""
     return 13 - _knitted(counts_key(counts))
+
+
+def knitted_masks(counts: Sequence[int]) -> tuple[int, int, int]:
+    """``(knitted_cover(counts), need, surplus)``: 34-bit masks of the kinds of which one more
+    copy lets a complete knitted hand contain more of the hand (need), and of the held kinds
+    of which one copy less leaves as many (surplus). Each kind is one probe of the cover with
+    one suit's held ranks (or the honor count) changed."""
+    return _knitted_masks(counts_key(counts))
+
+
+@cached(1 << 15)
+def _knitted_masks(key: bytes) -> tuple[int, int, int]:
+    ranks = [sum(1 << r for r in range(9) if key[9 * s + r]) for s in range(3)]
+    rows = [KNIT_ROW_ID[m] for m in ranks]
+    honors = 7 - key[27:].count(0)
+    base = _cover(*rows, honors)
+    need = surplus = 0
+    for s in range(3):
+        for r in range(9):
+            t = 9 * s + r
+            if key[t] >= 2:
+                surplus |= 1 << t
+                continue
+            probe = list(rows)
+            probe[s] = KNIT_ROW_ID[ranks[s] ^ (1 << r)]
+            cover = _cover(*probe, honors)
+            if key[t] and cover == base:
+                surplus |= 1 << t
+            elif not key[t] and cover > base:
+                need |= 1 << t
+    fewer, more = _cover(*rows, honors - 1), _cover(*rows, honors + 1)
+    for t in range(27, 34):
+        if key[t] >= 2 or key[t] and fewer == base:
+            surplus |= 1 << t
+        elif not key[t] and more > base:
+            need |= 1 << t
+    return base, need, surplus
 
 
 def shanten_orphans(counts: Sequence[int]) -> int:

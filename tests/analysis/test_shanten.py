@@ -13,6 +13,8 @@ from mjenv.analysis import (
     is_knitted,
     is_seven_pairs,
     is_thirteen_orphans,
+    knitted_cover,
+    knitted_masks,
     shanten,
     shanten_counts,
     shanten_knitted,
@@ -69,6 +71,29 @@ def test_per_shape_values():
     assert shanten_standard(c("55s")) == -1
     assert shanten_standard(c("5s")) == 0
     assert shanten_standard(c("123m456m789m123p5s")) == 0
+
+
+def test_knitted_cover_and_masks():
+    """The cover is what the knitted shanten is made of; the masks are the kinds that change
+    it, checked one copy more or less at a time on random hands of 13 and 14 tiles (and a
+    near-knitted one)."""
+    rng = np.random.default_rng(5)
+    hands = [random_counts(rng, size) for size in (13, 14) for _ in range(n(40, 400))]
+    hands.append(c("147m258p36s11234z5m"))
+    for h in hands:
+        cover, need, surplus = knitted_masks(h)
+        assert cover == knitted_cover(h) == 13 - shanten_knitted(h)
+        for t in range(34):
+            other = list(h)
+            if h[t] < 4:
+                other[t] += 1
+                assert bool(need >> t & 1) == (knitted_cover(other) > cover), (h, t)
+                other[t] -= 1
+            if h[t]:
+                other[t] -= 1
+                assert bool(surplus >> t & 1) == (knitted_cover(other) == cover), (h, t)
+            else:
+                assert not surplus >> t & 1
 
 
 def test_fewer_than_seven_kinds():
