@@ -86,7 +86,11 @@ def _cover(m: int, p: int, s: int, honors: int) -> int:
     # A complete knitted hand holds z = 7..9 number tiles (at most 3 per suit) and 14 − z
     # honors: the most held tiles it contains, from the suits' knit rows and the honor kinds.
     b7, b8, b9 = KNIT_BEST[KNIT_PAIR[m][p]][s]
-    return max(b7 + min(honors, 7), b8 + min(honors, 6), b9 + min(honors, 5))
+    seven = b7 + honors                       # at most 7 honors are held
+    eight = b8 + (honors if honors < 6 else 6)
+    nine = b9 + (honors if honors < 5 else 5)
+    # the best of the three without builtin calls: the heuristic probes this per kind
+    return seven if seven >= eight and seven >= nine else (eight if eight >= nine else nine)
 
 
 @cached(1 << 15)
