@@ -8,8 +8,8 @@ give them (``mjenv.scoring.YAKU``), plus 门清 for a concealed hand where no pl
 it. A plan's points are a floor (the finished hand usually scores more).
 
 Plans (RULES.md §8): 混一色 / 清一色 for each suit; 对对胡; 七对子; 平胡 + 断幺九; 一条龙 per suit;
-镜同胡 per (rank, two suits); 五门齐; with ``knitted``, 十三不搭 (the knitted shape). ``FREE`` is the plain standard shape: no yaku, not a
-value plan, the fallback when nothing else is open.
+镜同胡 per (rank, two suits); 五门齐; with ``knitted``, 十三不搭 (the knitted shape). ``FREE`` is
+the plain standard shape: no yaku, not a value plan, the fallback when nothing else is open.
 
 ``evaluate`` measures a whole plan list on one hand at once: each plan's tiles-needed distance
 and the 34-bit masks of the tiles whose removal keeps it (surplus) and whose arrival shortens

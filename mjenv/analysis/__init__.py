@@ -13,6 +13,7 @@ from mjenv.analysis.tables import clear_caches
 from mjenv.analysis.waits import structural_waits, wait_kinds, waits
 
 __all__ = ["clear_caches", "decompose_standard", "is_knitted", "is_seven_pairs",
-           "is_thirteen_orphans", "knitted_cover", "knitted_masks", "shanten", "shanten_counts", "shanten_knitted",
+           "is_thirteen_orphans", "knitted_cover", "knitted_masks", "shanten",
+           "shanten_counts", "shanten_knitted",
            "shanten_orphans", "shanten_seven_pairs", "shanten_standard", "structural_waits",
            "wait_kinds", "waits"]
