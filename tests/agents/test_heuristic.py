@@ -223,3 +223,17 @@ def test_a_hopeless_hand_folds():
     early = _souzu_threat(live=60)
     assert HeuristicAgent(params).options(early, early.legal) == \
         HeuristicAgent(replace(params, fold_below=0.0)).options(early, early.legal)
+
+
+def test_the_default_plays_for_the_knitted_shape():
+    """147m 258p 36s 12345z + 5m: throwing the 5m leaves a ready knitted hand (waits 9s, 6z,
+    7z). The default plans the knitted shape and throws it; v1, whose plans know no knitted
+    shape, reads the hand as far from everything and throws an honor."""
+    view = view_of("147m258p36s12345z5m")
+    assert [a.tile for a in HeuristicAgent(default()).options(view, view.legal)] == \
+        parse_tiles("5m")
+    left = [0] * 34
+    for t in parse_tiles("147m258p36s12345z"):
+        left[t] += 1
+    assert sorted(wait_kinds(left, ())) == parse_tiles("9s67z")
+    assert all(a.tile >= 27 for a in HeuristicAgent(V1).options(view, view.legal))
