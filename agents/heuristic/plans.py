@@ -375,35 +375,26 @@ def _seven_pairs_wants(counts: Sequence[int]) -> list[int]:
             for t in range(34)]
 
 
-_KNIT_WANTS: dict[bytes, tuple[int, ...]] = {}
-
-
 def _knitted(counts: Sequence[int]) -> tuple[int, int]:
     """(need, surplus) of the knitted plan (``mjenv.analysis.knitted_masks``)."""
     return knitted_masks(counts)[1:]
 
 
 def _knitted_wants(counts: Sequence[int]) -> tuple[int, ...]:
-    """The knitted plan's need mask after each surplus discard, kept per hand: the tied
-    discards of a broken hand ask it again at every draw of an unhelpful tile."""
-    key = bytes(counts)
-    hit = _KNIT_WANTS.get(key)
-    if hit is None:
-        if len(_KNIT_WANTS) > 1 << 15:
-            _KNIT_WANTS.clear()
-        need, surplus = _knitted(key)
-        out = [0] * 34
-        c = bytearray(key)
-        for t in range(34):
-            if surplus >> t & 1:
-                if key[t] >= 2:           # the kinds held stay the same: so do the masks
-                    out[t] = need
-                    continue
-                c[t] -= 1
-                out[t] = knitted_masks(bytes(c))[1]
-                c[t] += 1
-        hit = _KNIT_WANTS[key] = tuple(out)
-    return hit
+    """The knitted plan's need mask after each surplus discard (the masks are cached per
+    hand in ``mjenv.analysis``)."""
+    need, surplus = _knitted(counts)
+    out = [0] * 34
+    c = bytearray(counts)
+    for t in range(34):
+        if surplus >> t & 1:
+            if c[t] >= 2:                 # the kinds held stay the same: so do the masks
+                out[t] = need
+                continue
+            c[t] -= 1
+            out[t] = knitted_masks(bytes(c))[1]
+            c[t] += 1
+    return tuple(out)
 
 
 def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],
