@@ -12,7 +12,8 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Sequence
 
-from mjenv.analysis.tables import KNIT_VALID, SUIT_SLICES, MeldT, ReadingT, suit_readings
+from mjenv.analysis.tables import (KNIT_VALID, SUIT_SLICES, MeldT, ReadingT, suit_rank_mask,
+                                   suit_readings)
 from mjenv.tiles import ORPHANS, TILE_NAMES
 
 # Placements of the winning tile in a standard reading (RULES.md §7).
@@ -128,14 +129,7 @@ def _seven_pairs(key: bytes) -> bool:
 def _knitted(key: bytes) -> bool:
     if sum(key) != 14 or max(key) > 1:
         return False
-    for lo, hi in SUIT_SLICES[:3]:
-        mask = 0
-        for r, c in enumerate(key[lo:hi]):
-            if c:
-                mask |= 1 << r
-        if mask not in KNIT_VALID:
-            return False
-    return True
+    return all(suit_rank_mask(key[lo:hi]) in KNIT_VALID for lo, hi in SUIT_SLICES[:3])
 
 
 _orphan_counts = itemgetter(*ORPHANS)

@@ -27,6 +27,7 @@ from mjenv.analysis.tables import (
     pareto,
     suit_blocks,
     suit_knit_row,
+    suit_rank_mask,
 )
 from mjenv.analysis.waits import check_size, hand_counts, held_counts, normalize_melds
 from mjenv.tiles import ORPHANS, Meld
@@ -163,7 +164,7 @@ def knitted_masks(counts: Sequence[int]) -> tuple[int, int, int]:
 
 @cached(1 << 15)
 def _knitted_masks(key: bytes) -> tuple[int, int, int]:
-    ranks = [sum(1 << r for r in range(9) if key[9 * s + r]) for s in range(3)]
+    ranks = [suit_rank_mask(key[9 * s:9 * s + 9]) for s in range(3)]
     rows = [KNIT_ROW_ID[m] for m in ranks]
     honors = 7 - key[27:].count(0)
     base = _cover(*rows, honors)

@@ -328,14 +328,19 @@ def _knit_tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...],
 KNIT_ROW_ID, KNIT_PAIR, KNIT_BEST = _knit_tables()
 
 
-@cached(_CACHE)
-def suit_knit_row(key: bytes) -> int:
-    """The ``KNIT_ROW_ID`` of a number suit's counts."""
+def suit_rank_mask(key: bytes) -> int:
+    """The ranks a number suit's counts hold, as bits."""
     mask = 0
     for r, c in enumerate(key):
         if c:
             mask |= 1 << r
-    return KNIT_ROW_ID[mask]
+    return mask
+
+
+@cached(_CACHE)
+def suit_knit_row(key: bytes) -> int:
+    """The ``KNIT_ROW_ID`` of a number suit's counts."""
+    return KNIT_ROW_ID[suit_rank_mask(key)]
 
 
 # --- waits ----------------------------------------------------------------------------------
