@@ -6,33 +6,40 @@ decompositions and value plans that a small convolutional network learns slowly 
 a few hours of CPU self-play: the cloned policy of ``training.bc`` agreed with its teacher on
 75 % of decisions from raw planes. Strong mahjong programs feed such look-ahead to the network
 (Suphx's look-ahead features; Mortal's per-discard shanten planes), and so does this one, when
-a network is built with ``NetConfig(features=FEATURES_VERSION)``. The numbers come from the
+a network is built with ``NetConfig(features=<version>)``. The numbers come from the
 heuristic agent's evaluators (``agents.heuristic``), which already compute them exactly; the
 network is free to weigh them differently from the heuristic, and PPO is what teaches it how.
 
-Each plane is a row of 34 values like the observation's, appended after them; :data:`PLANES`
-lists every plane with its meaning and ``docs/agents.md`` shows the table (drift-tested).
-Distances are in tiles ("value distance": tiles needed to reach a plan worth ``min_points``,
-see ``agents.heuristic.plans``), divided by :data:`DIST_SCALE` and clipped to 1.
+Each plane is a row of 34 values like the observation's, appended after them; each version's
+``planes`` list every plane with its meaning and ``docs/agents.md`` shows the tables
+(drift-tested). Distances are in tiles ("value distance": tiles needed to reach a plan worth
+``min_points``, see ``agents.heuristic.plans``), divided by :data:`DIST_SCALE` and clipped to 1.
+
+A version is frozen once a network reads it: its planes and the evaluator settings they are
+computed with never change. ``analysis-v1`` uses ``heuristic:v1``'s evaluators (the clone and
+PPO runs before the knitted plan); ``analysis-v2`` the tuned evaluators as they stood when the
+knitted plan (十三不搭) was added, plus a plane of the points a ready discard's waits win — what
+the tuned heuristic weighs beside distance and acceptance — so a clone of it sees what it sees.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
 import numpy as np
 
 from agents.heuristic.defence import threats, tile_dangers
-from agents.heuristic.evaluator import Evaluator
+from agents.heuristic.evaluator import EvalParams, Evaluator
 from agents.heuristic.params import V1
 from agents.heuristic.tables import INF
 from mjenv.game.view import PlayerView
 from mjenv.tiles import Meld
 
-FEATURES_VERSION = "analysis-v1"
 DIST_SCALE = 8.0
 WEIGHT_SCALE = 5.0        # log(1 + unseen useful tiles) / WEIGHT_SCALE: 1 at ~150 tiles
+POINTS_SCALE = 3.0        # log(points / min_points) / POINTS_SCALE: 1 at 20× min_points
 
 
 class FeaturePlane(NamedTuple):
@@ -40,7 +47,7 @@ class FeaturePlane(NamedTuple):
     description: str
 
 
-PLANES: tuple[FeaturePlane, ...] = (
+PLANES_V1: tuple[FeaturePlane, ...] = (
     FeaturePlane("discard_distance", "own turn: value distance after discarding the kind / 8 "
                  "(held kinds only; 1 = no plan reachable)"),
     FeaturePlane("discard_best", "own turn: 1 at the held kinds whose discard keeps the best "
@@ -71,10 +78,45 @@ PLANES: tuple[FeaturePlane, ...] = (
                  "kan) / 8, clipped ±1; 0 when not legal"),
     FeaturePlane("call_legal", "claim window: constant 1 when some chi/pon/open kan is legal"),
 )
-NUM_FEATURE_PLANES = len(PLANES)
-_IDX = {p.name: i for i, p in enumerate(PLANES)}
-_CALL_ROW = {0: _IDX["call_gain_chi_low"], 1: _IDX["call_gain_chi_mid"],
-             2: _IDX["call_gain_chi_high"]}
+PLANES_V2 = PLANES_V1 + (
+    FeaturePlane("discard_points", "own turn: where discarding the kind leaves a ready hand, "
+                 "log(points / min_points) / 3 of its legal wins (ron-weighted), clipped to 1; "
+                 "0 elsewhere"),
+)
+
+
+@dataclass(frozen=True)
+class FeatureVersion:
+    """One frozen network input: its planes, and the evaluator settings they come from."""
+
+    name: str
+    evaluation: EvalParams
+    planes: tuple[FeaturePlane, ...]
+
+    @property
+    def index(self) -> dict[str, int]:
+        return {p.name: i for i, p in enumerate(self.planes)}
+
+
+VERSIONS = {v.name: v for v in (
+    FeatureVersion("analysis-v1", V1.evaluation(), PLANES_V1),
+    # tuned.json's evaluator settings on 2026-12-01 (the default heuristic then), written out:
+    # later tunings must not move a version networks already read
+    FeatureVersion("analysis-v2", EvalParams(value_planning=True, soft_margin=2,
+                                             soft_penalty=1.5283, ron_share=0.9066,
+                                             loose_tables=False, knitted=True), PLANES_V2),
+)}
+FEATURES_VERSION = "analysis-v2"
+"""The latest version: what new networks should read."""
+
+
+def feature_version(name: str) -> FeatureVersion:
+    """The version called ``name``; a ValueError naming those known otherwise."""
+    try:
+        return VERSIONS[name]
+    except KeyError:
+        raise ValueError(f"unknown analysis planes {name!r} (known: "
+                         f"{', '.join(VERSIONS)})") from None
 
 
 def _dist(d: float) -> float:
@@ -90,22 +132,29 @@ def _gain(now: float, after: float) -> float:
 
 
 class Analyst:
-    """Computes the analysis planes of a view with the evaluators of ``heuristic:v1`` (the
-    planes of ``analysis-v1`` are fixed: shipped networks read them); no randomness."""
+    """Computes the analysis planes of a view for one version (fixed: networks read them),
+    with that version's evaluators; no randomness."""
 
-    def __init__(self) -> None:
-        self._ev = Evaluator(V1.evaluation())
+    def __init__(self, version: str) -> None:
+        self.version = feature_version(version)
+        self.num_planes = len(self.version.planes)
+        self._ev = Evaluator(self.version.evaluation)
+        idx = self.version.index
+        self._idx = idx
+        self._call_row = {0: idx["call_gain_chi_low"], 1: idx["call_gain_chi_mid"],
+                          2: idx["call_gain_chi_high"]}
 
     def planes(self, view: PlayerView) -> np.ndarray:
-        """float32 (NUM_FEATURE_PLANES, 34) for the seat of ``view``."""
-        out = np.zeros((NUM_FEATURE_PLANES, 34), dtype=np.float32)
+        """float32 (num_planes, 34) for the seat of ``view``."""
+        out = np.zeros((self.num_planes, 34), dtype=np.float32)
         ev = self._ev
+        idx = self._idx
         ev.begin()
         threat = threats(view, V1.danger)
         for r in range(1, 4):
-            out[_IDX["threat_right"] + r - 1] = threat[(view.seat + r) % 4]
+            out[idx["threat_right"] + r - 1] = threat[(view.seat + r) % 4]
         danger = tile_dangers(view, threat, V1.danger)
-        out[_IDX["danger"]] = np.minimum(np.asarray(danger, dtype=np.float32) / 4.0, 1.0)
+        out[idx["danger"]] = np.minimum(np.asarray(danger, dtype=np.float32) / 4.0, 1.0)
         counts = [0] * 34
         for t in view.hand:
             counts[t] += 1
@@ -116,48 +165,54 @@ class Analyst:
         elif view.phase == "claim" and view.target_tile is not None:
             self._claim(out, view, counts, melds)
         elif view.phase != "turn":
-            out[_IDX["best_distance"]] = _dist(ev.hand(counts, melds, view)[0])
+            out[idx["best_distance"]] = _dist(ev.hand(counts, melds, view)[0])
         return out
 
     def _turn(self, out: np.ndarray, view: PlayerView, counts: list[int],
               melds: tuple[Meld, ...]) -> None:
-        ev = self._ev
+        ev, idx = self._ev, self._idx
+        points = idx.get("discard_points")
+        least = max(1, view.rules.min_points)
         tiles = [t for t in range(34) if counts[t]]
         evals = ev.discards(counts, melds, view, tiles)
         best = min(e.dist for e in evals.values())
         for t, e in evals.items():
-            out[_IDX["discard_distance"], t] = _dist(e.dist)
-            out[_IDX["discard_best"], t] = float(e.dist <= best + 1e-9)
-            out[_IDX["discard_weight"], t] = min(math.log1p(e.weight) / WEIGHT_SCALE, 1.0)
-            out[_IDX["discard_ready"], t] = float(e.ready)
-        out[_IDX["best_distance"]] = _dist(best)
+            out[idx["discard_distance"], t] = _dist(e.dist)
+            out[idx["discard_best"], t] = float(e.dist <= best + 1e-9)
+            out[idx["discard_weight"], t] = min(math.log1p(e.weight) / WEIGHT_SCALE, 1.0)
+            out[idx["discard_ready"], t] = float(e.ready)
+            if points is not None and e.ready:
+                out[points, t] = min(math.log(max(e.points, least) / least) / POINTS_SCALE, 1.0)
+        out[idx["best_distance"]] = _dist(best)
         for a in view.legal:           # each kan on its own: the heuristic stops at the first
             if a.kind in ("ankan", "kakan") and ev.kan_keeps(view, a, counts, melds, best):
-                out[_IDX["kan_keeps"], a.tile] = 1.0
+                out[idx["kan_keeps"], a.tile] = 1.0
 
     def _claim(self, out: np.ndarray, view: PlayerView, counts: list[int],
                melds: tuple[Meld, ...]) -> None:
-        ev = self._ev
+        ev, idx = self._ev, self._idx
         x = view.target_tile
         now, _ = ev.hand(counts, melds, view)
-        out[_IDX["best_distance"]] = _dist(now)
+        out[idx["best_distance"]] = _dist(now)
         for a in view.legal:
             if a.kind not in ("chi", "pon", "minkan"):
                 continue
-            out[_IDX["call_legal"]] = 1.0
-            row = (_CALL_ROW[x - a.tile] if a.kind == "chi" else
-                   _IDX["call_gain_pon"] if a.kind == "pon" else _IDX["call_gain_kan"])
+            out[idx["call_legal"]] = 1.0
+            row = (self._call_row[x - a.tile] if a.kind == "chi" else
+                   idx["call_gain_pon"] if a.kind == "pon" else idx["call_gain_kan"])
             out[row] = _gain(now, ev.after_call(view, a, counts))
 
 
 def feature_planes(views: Sequence[PlayerView], analyst: Analyst) -> np.ndarray:
-    """float32 (len(views), NUM_FEATURE_PLANES, 34)."""
+    """float32 (len(views), analyst.num_planes, 34)."""
     return np.stack([analyst.planes(v) for v in views]) if views else \
-        np.zeros((0, NUM_FEATURE_PLANES, 34), np.float32)
+        np.zeros((0, analyst.num_planes, 34), np.float32)
 
 
-def markdown_table() -> str:
-    """The plane table of docs/agents.md."""
+def markdown_table(version: str = FEATURES_VERSION) -> str:
+    """The plane table of docs/agents.md (the latest version's: earlier versions' planes are
+    its first rows)."""
     lines = ["| index | name | meaning |", "|---|---|---|"]
-    lines += [f"| {i} | `{p.name}` | {p.description} |" for i, p in enumerate(PLANES)]
+    lines += [f"| {i} | `{p.name}` | {p.description} |"
+              for i, p in enumerate(feature_version(version).planes)]
     return "\n".join(lines) + "\n"

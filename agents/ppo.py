@@ -174,16 +174,17 @@ class NetConfig:
     blocks: int = 4
     hidden: int = 256
     features: str = ""
-    """Empty: the observation planes only. ``agents.features.FEATURES_VERSION``: the
-    observation plus the analysis planes appended after them (computed from the view)."""
+    """Empty: the observation planes only. A version of ``agents.features.VERSIONS``
+    (``analysis-v1``, ``analysis-v2``): the observation plus that version's analysis planes
+    appended after them (computed from the view)."""
     oracle: int = 0
     """Planes of ``mjenv.env.oracle`` the value head reads (0: none, the critic sees what the
     policy sees; ``NUM_ORACLE_PLANES``: the oracle critic). The policy never reads them."""
 
     def __post_init__(self) -> None:
-        if self.features and self.features != _features_version():
+        if self.features and self.features not in _feature_versions():
             raise CheckpointError(f"network input {self.features!r} is unknown to this code "
-                                  f"(it knows '' and {_features_version()!r})")
+                                  f"(it knows '' and {', '.join(map(repr, _feature_versions()))})")
         from mjenv.env.oracle import NUM_ORACLE_PLANES
         if self.oracle not in (0, NUM_ORACLE_PLANES):
             raise CheckpointError(f"an oracle critic of {self.oracle} planes is unknown to this "
@@ -194,13 +195,13 @@ class NetConfig:
         """Planes the network reads: the observation's, plus the analysis planes if any."""
         if not self.features:
             return self.num_planes
-        from agents.features import NUM_FEATURE_PLANES
-        return self.num_planes + NUM_FEATURE_PLANES
+        from agents.features import feature_version
+        return self.num_planes + len(feature_version(self.features).planes)
 
 
-def _features_version() -> str:
-    from agents.features import FEATURES_VERSION
-    return FEATURES_VERSION
+def _feature_versions() -> tuple[str, ...]:
+    from agents.features import VERSIONS
+    return tuple(VERSIONS)
 
 
 class InputBuilder:
@@ -214,7 +215,7 @@ class InputBuilder:
         self._analyst = None
         if self.features:
             from agents.features import Analyst
-            self._analyst = Analyst()
+            self._analyst = Analyst(self.features)
 
     def __call__(self, observations: np.ndarray, views: Sequence[PlayerView]) -> np.ndarray:
         obs = np.asarray(observations, dtype=np.float32)

@@ -111,7 +111,8 @@ class LocalArgs(Arguments):
     workers: int = arg(1, "processes playing games (1: in this process)", low=1)
     device: str = arg("auto", "auto (CUDA when available), cpu, cuda, cuda:N")
     features: str = arg("", "extra network input: '' (the observation planes only, the "
-                            "default) or 'analysis-v1' (agents/features.py)")
+                            "default), 'analysis-v2' (the tuned heuristic's look-ahead) or "
+                            "'analysis-v1' (heuristic:v1's; agents/features.py)")
     init_from: str = arg("", "start from this checkpoint's weights: a file (e.g. a BC run's "
                              "bc.pt), ppo:PATH or ppo:pretrained; the network's shape and input "
                              "come from it unless --channels/--blocks/--features say otherwise")

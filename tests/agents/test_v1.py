@@ -30,7 +30,7 @@ def test_v1_replays_the_recorded_decisions_after_other_heuristics_ran():
     from agents.features import Analyst
     for spec in ("heuristic", "heuristic:nodefence", "heuristic:efficiency"):
         play([make_agent(spec, seed=s) for s in range(4)], seed=31)
-    _check(*replay(json.loads(PATH.read_text()), SPECS, analyst=Analyst()))
+    _check(*replay(json.loads(PATH.read_text()), SPECS, analyst=Analyst("analysis-v1")))
 
 
 def test_v1_replays_the_recorded_decisions_in_a_fresh_process():

@@ -72,13 +72,13 @@ def test_cloning_fits_the_teacher(records):
 
 
 def test_analysis_features_are_appended_and_replay_splits_over_workers(records):
-    from agents.features import FEATURES_VERSION, NUM_FEATURE_PLANES, Analyst
+    from agents.features import FEATURES_VERSION, Analyst, feature_version
     from training.bc import replay_records
     config = NetConfig(NUM_PLANES, channels=8, blocks=1, features=FEATURES_VERSION)
     part = records[:2]
     data = records_to_data(part, RuleConfig(), config=config)
     plain = records_to_data(part, RuleConfig())
-    assert data.obs.shape == (len(plain), NUM_PLANES + NUM_FEATURE_PLANES, 34)
+    assert data.obs.shape == (len(plain), NUM_PLANES + len(feature_version(FEATURES_VERSION).planes), 34)
     assert np.array_equal(data.obs[:, :NUM_PLANES], plain.obs)
     assert np.array_equal(data.actions, plain.actions)
     # the appended planes are the analyst's planes of the same decision
@@ -90,7 +90,7 @@ def test_analysis_features_are_appended_and_replay_splits_over_workers(records):
         view = hand.view(seat)
         if int(legal_mask(view).sum()) > 1:
             assert np.array_equal(data.obs[0, NUM_PLANES:],
-                                  Analyst().planes(view).astype(np.float16))
+                                  Analyst(FEATURES_VERSION).planes(view).astype(np.float16))
             break
         hand.step(seat, Action.parse(text))
     two = replay_records(part, RuleConfig(), 0.025, 0.997, config, workers=2)

@@ -107,12 +107,12 @@ def test_mixed_rollout_trains_the_latest_seats_and_not_the_others():
 
 
 def test_rollout_of_a_features_network_stores_its_full_input():
-    from agents.features import FEATURES_VERSION, NUM_FEATURE_PLANES
+    from agents.features import FEATURES_VERSION, feature_version
     torch.manual_seed(0)
     net = build_net(NetConfig(NUM_PLANES, channels=8, blocks=1, features=FEATURES_VERSION)).eval()
     settings = RolloutSettings(num_envs=2, fixed_opponents=(("random", 1.0),))
     r = collect_rollout(net, [net], settings, seed=[3], target_steps=20)
-    assert r.obs.shape[1:] == (NUM_PLANES + NUM_FEATURE_PLANES, 34)
+    assert r.obs.shape[1:] == (NUM_PLANES + len(feature_version(FEATURES_VERSION).planes), 34)
     assert bool(r.masks[np.arange(len(r)), r.actions].all())
     assert r.obs[:, NUM_PLANES:].any()
 
