@@ -14,13 +14,15 @@ Dealing in. For each opponent ``o`` and each kind
     P(o wins on t) = P(o is ready to win by ron) · P(t is one of its winning tiles | ready)
 
 with two logistic models over features a player can see — the opponent's declared melds, the
-wall's progress, how often it discards the tile it just drew (a ready hand stops changing),
-visible flush and value signals; for the tile, its kind (honor, terminal, 2/8), whether ``o``
-discarded it (no permanent furiten here, RULES.md §4, so it is only less likely, not safe), its
-suji, whether it passed ``o`` since ``o``'s last discard (then ``o`` cannot win on it: its hand has
-not changed and a win is always taken), how many copies are unseen, and how much ``o`` threw
-of its suit — and the points such a win is worth, by a linear model over the opponent's
-features. The coefficients are fitted on self-play, where the hidden hands are known
+wall's progress, how often it discards the tile it just drew rather than one from its hand (a
+ready hand stops changing), visible flush and value signals; for the tile, its kind (honor,
+terminal, 2/8), whether ``o`` discarded it (no permanent furiten here, RULES.md §4, so it is
+only less likely, not safe), its suji, how many copies are unseen, how much ``o`` threw of its
+suit, and whether it shares a suit with, or lies within two ranks of, the last tile ``o``
+threw from its hand — and the points such a win is worth, by a linear model over the
+opponent's features. A tile that passed ``o``'s hand while that hand stood unchanged —
+anything discarded since ``o`` last threw from its hand (``passed_tiles``) — cannot win for
+``o`` at all (a win is always taken). The coefficients are fitted on self-play, where the hidden hands are known
 (``training.calibrate``); nothing here is tuned by hand.
 
 A win by ron costs the discarder ``3P − 12`` (RULES.md §6) where a bystander pays 6, so the
@@ -68,10 +70,12 @@ def win_probability(coef: Sequence[float], dist: float, accept: float, progress:
 
 
 OPPONENT_FEATURES = ("bias", "melds", "progress", "progress_sq", "melds_progress",
-                     "tsumogiri", "flush", "one_suit", "dealer", "value_melds", "discards")
+                     "tsumogiri", "flush", "one_suit", "dealer", "value_melds", "discards",
+                     "tedashi")
 TILE_FEATURES = ("bias", "honor", "terminal", "two_eight", "genbutsu", "suji", "unseen",
                  "honor_scarce", "flush_in", "flush_off", "suit_share", "near_discard",
-                 "progress", "melds", "sides", "middle", "flush_number")
+                 "progress", "melds", "sides", "middle", "flush_number", "last_suit",
+                 "matagi")
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,8 @@ def opponent_features(view: PlayerView, seat: int) -> list[float]:
     progress = 1.0 - view.live_wall_left / LIVE_WALL
     recent = pond[-3:]
     tsumogiri = sum(p.tsumogiri for p in recent) / len(recent) if recent else 0.0
+    # a hand still being built throws from the hand; a ready one mostly what it draws
+    tedashi = sum(not p.tsumogiri for p in pond[-6:]) / 6.0
     suits = _melded_suits(view, seat)
     one_suit = float(len(melds) >= 1 and len(suits) <= 1)
     flush = float(len(melds) >= 2 and len(suits) == 1)
@@ -103,20 +109,60 @@ def opponent_features(view: PlayerView, seat: int) -> list[float]:
     value = sum(1 for m in melds if m.kind != "chi" and (m.tiles[0] in DRAGONS
                                                          or m.tiles[0] in winds))
     return [1.0, len(melds), progress, progress * progress, len(melds) * progress,
-            tsumogiri, flush, one_suit, float(seat == view.dealer), value, len(pond) / 18.0]
+            tsumogiri, flush, one_suit, float(seat == view.dealer), value, len(pond) / 18.0,
+            tedashi]
 
 
-def passed_tiles(view: PlayerView, seat: int) -> set[int]:
-    """Kinds discarded by others since ``seat``'s last discard, taking turns in order (the
-    seats after ``seat`` up to the viewer): ``seat`` did not win on them, and its hand has
-    not changed since, so it cannot win on them now."""
-    out: set[int] = set()
-    s = (seat + 1) % 4
-    while s != view.seat and s != seat:
-        if view.ponds[s]:
-            out.add(view.ponds[s][-1].tile)
-        s = (s + 1) % 4
-    return out
+def discard_order(view: PlayerView) -> list[tuple[int, int]] | None:
+    """Every discard of the hand as ``(seat, index in its pond)``, in the order made.
+
+    The view keeps no timeline, but the ponds and melds fix one: the dealer discards first and
+    turns pass to the right, except that a claimed discard passes the turn to its claimer —
+    the seat whose next chi/pon/open kan holds that tile from that seat (a pon since extended
+    to a kan, which keeps neither, by its tile). ``None`` where they fit no order (views made
+    by hand)."""
+    claims = [[m for m in view.melds[s] if m.kind != "ankan"] for s in range(4)]
+    used, done = [0] * 4, [0] * 4
+    seat, order = view.dealer, []
+    for _ in range(sum(len(p) for p in view.ponds)):
+        pond = view.ponds[seat]
+        if done[seat] >= len(pond):
+            return None
+        pt = pond[done[seat]]
+        order.append((seat, done[seat]))
+        done[seat] += 1
+        if not pt.called:
+            seat = (seat + 1) % 4
+            continue
+        for c in range(4):
+            if c != seat and used[c] < len(claims[c]):
+                m = claims[c][used[c]]
+                if (m.called, m.from_seat) == (pt.tile, seat) or (
+                        m.kind == "kakan" and m.tiles[0] == pt.tile):
+                    used[c] += 1
+                    seat = c
+                    break
+        else:
+            return None
+    return order
+
+
+def passed_tiles(view: PlayerView, seat: int,
+                 order: list[tuple[int, int]] | None = None) -> set[int]:
+    """Kinds that passed ``seat``'s hand while it stood unchanged, so that ``seat`` cannot
+    win on them now (a win is always taken): every discard since its last discard from the
+    hand (not the tile just drawn) — the others', on which it did not win by ron, and the
+    tiles it drew and threw, on which it did not win by tsumo (worth no less here). A ready
+    hand that keeps throwing what it draws thus makes every tile thrown since safe against it.
+    ``order``: ``discard_order(view)``, where already made; nothing passed where there is
+    none."""
+    order = discard_order(view) if order is None else order
+    if not order:
+        return set()
+    pond = view.ponds[seat]
+    last = max((k for k, (s, i) in enumerate(order) if s == seat and not pond[i].tsumogiri),
+               default=-1)
+    return {view.ponds[s][i].tile for s, i in order[last + 1:]}
 
 
 _HONOR = tuple(t >= 27 for t in range(34))
@@ -158,6 +204,10 @@ def tile_features(view: PlayerView, seats: Sequence[int], tiles: Sequence[int],
         melded = _melded_suits(view, seat)
         flush = opp[_FLUSH] > 0 or opp[_ONE_SUIT] > 0
         progress, melds = float(opp[2]), float(opp[1])
+        # the last tile thrown from the hand, and its suit: a ready hand's wait often sits
+        # beside the tile it let go to reach it
+        last = next((p.tile for p in reversed(view.ponds[seat]) if not p.tsumogiri), 34)
+        last_suit = _SUIT[last] if last < 27 else -1
         rows = []
         for t in tiles:
             honor, unseen = _HONOR[t], free[t]
@@ -173,7 +223,8 @@ def tile_features(view: PlayerView, seats: Sequence[int], tiles: Sequence[int],
                 share[_SUIT[t]] / size,
                 float(thrown[n1] or thrown[n2] or thrown[n3] or thrown[n4]), progress, melds,
                 (free[a1] * free[b1] + free[a2] * free[b2]) / 32.0,
-                free[a3] * free[b3] / 16.0, float(in_suit and not honor)))
+                free[a3] * free[b3] / 16.0, float(in_suit and not honor),
+                float(_SUIT[t] == last_suit), float(last in _NEAR[t])))
         out.append(rows)
     return out
 
@@ -202,8 +253,9 @@ def deal_in(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: flo
     if not seats:
         return prob, points
     rows = tile_features(view, seats, tiles, opps)
+    order = discard_order(view) or []
     for i, o in enumerate(seats):
-        passed = passed_tiles(view, o)
+        passed = passed_tiles(view, o, order)
         prob[o] = [ready[i] * _logistic(model.tile, x) * (t not in passed)
                    for t, x in zip(tiles, rows[i])]
         points[o] = max(sum(map(mul, model.value, opps[i])),
