@@ -22,10 +22,9 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Sequence
 
-import numpy as np
-
-from agents.heuristic.tables import (INF, NONE, STORE, SUIT_SLICES, Combined, combine,
-                                     hand_bits, hand_wants, layout, seven_pairs_distance)
+from agents.heuristic.tables import (INF, NONE, STORE, SUIT_SLICES, Combined, cells,
+                                     combine, hand_bits, hand_wants, layout,
+                                     seven_pairs_distance)
 from mjenv.analysis import knitted_cover, knitted_masks
 from mjenv.scoring import YAKU
 from mjenv.tiles import DRAGONS, WINDS, Meld
@@ -216,10 +215,13 @@ class PlanList:
                           for i in self.five}
         self.std = std
         self.pos = {i: j for j, i in enumerate(std)}
-        self.template = np.array(template, np.intp).reshape(len(std), 4)
+        self.template = tuple(map(tuple, template))
         self.layout = layout(tuple((groups - plans[i].forced_groups,
                                     tuple(f == NONE for f in plans[i].families)) for i in std))
-        self.forced_bits = [sum(1 << t for t in plans[i].forced) for i in std]
+        self.cells = cells(self.layout, self.template)
+        # (standard plan, plan, forced kinds) of the plans with forced tiles
+        self.forced = [(j, i, bits) for j, i in enumerate(std)
+                       if (bits := sum(1 << t for t in plans[i].forced))]
         self.pairs = [i for i, p in enumerate(plans) if p.shape == PAIRS_SHAPE]
         self.knit = [i for i, p in enumerate(plans) if p.shape == KNIT]
 
@@ -239,14 +241,17 @@ class PlanList:
             vrows += hit[1]
         dist = [INF] * len(self.plans)
         comb = None
-        lacking: list[int] = []
+        lacking = [0] * len(self.std)
         if self.std:
-            comb = combine(np.array(vrows, np.intp)[self.template], self.layout)
-            absent = ALL34 & ~held_bits(counts)
-            lacking = [f & absent for f in self.forced_bits]
-            for i, d, lack in zip(self.std, comb.dist.tolist(), lacking):
-                if d < INF:
-                    dist[i] = d + lack.bit_count()
+            comb = combine(vrows, self.template, self.cells, self.layout)
+            for i, d in zip(self.std, comb.dist.tolist()):
+                dist[i] = d
+            if self.forced:
+                absent = ALL34 & ~held_bits(counts)
+                for j, i, bits in self.forced:
+                    lack = lacking[j] = bits & absent
+                    if dist[i] < INF:
+                        dist[i] += lack.bit_count()
         for i in self.pairs:
             if self.groups == 4:
                 dist[i] = seven_pairs_distance(key)
@@ -256,7 +261,7 @@ class PlanList:
         for i in self.five:
             five_rows.append(tuple(vrows[v] for v in self.five_rows[i]))
             dist[i] = _five_doors(counts, melds, five_rows[-1], masks=False)[0]
-        state = (tuple(dist), *((comb.rows, comb.total, comb.dist) if comb else (None,) * 3),
+        state = (tuple(dist), *((vrows, comb.total, comb.dist) if comb else (None,) * 3),
                  tuple(lacking), tuple(five_rows))
         return PlanEval(self, counts, melds, state, comb)
 
@@ -299,7 +304,8 @@ class PlanEval:
     def _optimal(self, j: int):
         """``Combined.optimal`` of standard plan ``j`` (the combination rebuilt after a hit)."""
         if self._comb is None:
-            self._comb = Combined(self.plist.layout, *self.state[1:4])
+            self._comb = Combined(self.plist.layout, self.state[1], self.plist.template,
+                                  *self.state[2:4])
         return self._comb.optimal(j)
 
     def _five(self, i: int) -> tuple[int, ...] | None:
@@ -408,37 +414,40 @@ def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],
         if taken[door]:
             return INF, 0, 0
         taken[door] = True
-    # per door: cost, need and surplus as the pair (size 2) and as a group (size 3)
+    # per door: cost as the pair (size 2) and as a group (size 3)
     cost2, cost3 = [0] * 5, [0] * 5
-    bits2, bits3 = [(0, 0)] * 5, [(0, 0)] * 5
     for door in range(3):
         dist = STORE.dist_list(rows[door])
         cost2[door], cost3[door] = dist[1], dist[2]
-        if masks:
-            shift = 9 * door
-            for slot, out in ((1, bits2), (2, bits3)):
-                need, surplus, _ = STORE.bits(rows[door], slot)
-                out[door] = (need << shift, surplus << shift)
     for door, kinds in ((3, WINDS), (4, DRAGONS)):
-        held = [counts[t] for t in kinds]
-        cost2[door] = max(0, 2 - max(held))
-        cost3[door] = max(0, 3 - max(held))
-        if masks:
-            present = sum(1 << t for t in kinds if counts[t])
-            for size, cost, out in ((2, cost2, bits2), (3, cost3, bits3)):
-                nd = sp = 0
-                for t in kinds:
-                    if max(0, size - counts[t]) == cost[door]:
-                        if counts[t] < size:
-                            nd |= 1 << t
-                        sp |= present & ~(1 << t) | ((1 << t) if counts[t] > size else 0)
-                out[door] = (nd, sp)
+        most = max([counts[t] for t in kinds])
+        cost2[door] = 2 - most if most < 2 else 0
+        cost3[door] = 3 - most if most < 3 else 0
     # the pair in door d: every free door's group, door d's less its group, plus its pair
-    groups = sum(cost3[door] for door in range(5) if not taken[door])
+    groups = sum([c for c, t in zip(cost3, taken) if not t])
     totals = [INF if taken[d] else groups - cost3[d] + cost2[d] for d in range(5)]
-    best = min(INF, *totals)
+    best = min(totals)
+    if best > INF:
+        best = INF
     if not masks:
         return best, 0, 0
+    # and each door's need and surplus as the pair and as a group
+    bits2, bits3 = [(0, 0)] * 5, [(0, 0)] * 5
+    for door in range(3):
+        shift = 9 * door
+        for slot, out in ((1, bits2), (2, bits3)):
+            need, surplus, _ = STORE.bits(rows[door], slot)
+            out[door] = (need << shift, surplus << shift)
+    for door, kinds in ((3, WINDS), (4, DRAGONS)):
+        present = sum(1 << t for t in kinds if counts[t])
+        for size, cost, out in ((2, cost2, bits2), (3, cost3, bits3)):
+            nd = sp = 0
+            for t in kinds:
+                if max(0, size - counts[t]) == cost[door]:
+                    if counts[t] < size:
+                        nd |= 1 << t
+                    sp |= present & ~(1 << t) | ((1 << t) if counts[t] > size else 0)
+            out[door] = (nd, sp)
     need = surplus = 0
     held_all = held_bits(counts)
     for pair_door in range(5):

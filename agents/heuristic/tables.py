@@ -395,15 +395,17 @@ def _hand_splits(groups: int, empty: tuple[bool, bool, bool, bool]) -> list[tupl
 
 
 class Combined:
-    """A batch of hands combined over their splits (``Layout``): ``rows`` (B, 4) store rows,
-    ``total`` per listed split, ``dist`` (B,) each hand's best (computed unless given: memo
-    tables keep the three arrays, ``plans.PlanEval``)."""
+    """A batch of hands combined over their splits (``Layout``): ``rows`` the store rows of
+    the batch's suit variants and ``template`` each hand's variant per suit, ``total`` per
+    listed split, ``dist`` (B,) each hand's best (computed unless given: memo tables keep
+    ``rows``, ``total`` and ``dist``, ``plans.PlanEval``)."""
 
-    __slots__ = ("layout", "rows", "total", "dist", "_splits", "_used")
+    __slots__ = ("layout", "rows", "template", "total", "dist", "_splits", "_used")
 
-    def __init__(self, layout: Layout, rows: np.ndarray, total: np.ndarray,
+    def __init__(self, layout: Layout, rows: Sequence[int],
+                 template: Sequence[Sequence[int]], total: np.ndarray,
                  dist: np.ndarray | None = None) -> None:
-        self.layout, self.rows, self.total = layout, rows, total
+        self.layout, self.rows, self.template, self.total = layout, rows, template, total
         self.dist = np.minimum(np.minimum.reduceat(total, layout.seg), INF) if dist is None \
             else dist
         self._splits: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -423,7 +425,7 @@ class Combined:
                     self.total[start:start + len(splits)] == d).nonzero()[0].tolist())
             else:
                 splits = ()
-            rows = self.rows[j].tolist()
+            rows = [self.rows[v] for v in self.template[j]]
             self._splits[j] = splits
             # the store's bits memo read here: most cells are in it, and a call per cell
             # costs as much as the look-up
@@ -476,11 +478,23 @@ def layout(hands: tuple[tuple[int, tuple[bool, bool, bool, bool]], ...]) -> Layo
     return Layout(hands)
 
 
-def combine(rows: np.ndarray, layout: Layout) -> Combined:
-    """Combine a batch of hands' suit rows (B, 4) over the splits of ``layout``."""
-    # four adds: ``sum(axis=1)`` over a short axis costs three times as much
-    parts = STORE.dist[rows].ravel()[layout.pos]
-    return Combined(layout, rows, parts[0] + parts[1] + parts[2] + parts[3])
+def cells(layout: Layout, template: Sequence[Sequence[int]]) -> np.ndarray:
+    """The cells of ``layout``'s splits (its ``pos``) as positions in a block of variant
+    rows, ``variant · SLOTS + slot``, hand ``j``'s suit ``s`` being variant
+    ``template[j][s]``: a batch whose hands share suit rows gathers each row once."""
+    pos = layout.pos
+    hand, cell = pos // (4 * SLOTS), pos % (4 * SLOTS)
+    return np.array(template, np.intp).reshape(-1, 4)[hand, cell // SLOTS] * SLOTS \
+        + cell % SLOTS
+
+
+def combine(rows: Sequence[int], template: Sequence[Sequence[int]], at: np.ndarray,
+            layout: Layout) -> Combined:
+    """Combine a batch of hands over the splits of ``layout``: ``rows`` the store rows of
+    its suit variants, ``template`` each hand's variant per suit, ``at`` their ``cells``."""
+    # four adds: ``sum(axis=0)`` over a short axis costs three times as much
+    parts = np.take(STORE.dist, rows, axis=0).ravel()[at]
+    return Combined(layout, rows, template, parts[0] + parts[1] + parts[2] + parts[3])
 
 
 def standard_distance(key34: bytes, groups: int, families: Sequence[str]) -> int:
@@ -488,7 +502,9 @@ def standard_distance(key34: bytes, groups: int, families: Sequence[str]) -> int
     if groups < 0:
         return INF
     rows = STORE.rows([(f, key34[lo:hi]) for f, (lo, hi) in zip(families, SUIT_SLICES)])
-    return int(combine(np.array([rows]), Layout([(groups, (False,) * 4)])).dist[0])
+    one = Layout([(groups, (False,) * 4)])
+    template = ((0, 1, 2, 3),)
+    return int(combine(rows, template, cells(one, template), one).dist[0])
 
 
 def seven_pairs_distance(key34: bytes) -> int:
