@@ -233,7 +233,7 @@ def _join(stack: _Stack, fams: Sequence[int], keys: Sequence[bytes]) -> np.ndarr
     rows = [_halves_of(stack, f, k) for f, k in zip(fams, keys)]
     left, right = [li for li, _ in rows], [ri for _, ri in rows]
     total = stack.dist[0][left][:, stack.join[0]] + stack.dist[1][right][:, stack.join[1]]
-    return np.minimum(total.min(axis=1), INF)
+    return np.minimum(np.minimum.reduce(total, axis=1), INF)     # .min: a Python wrapper
 
 
 _ROOM_DIGIT = bytes.maketrans(bytes(range(5)), b"11110")
@@ -249,7 +249,7 @@ def _slot_bits(stack: _Stack, fam: int, key: bytes, slot: int
     li, ri = _halves_of(stack, fam, key)
     lpos, rpos = stack.parts[slot]
     total = stack.dist[0][li][lpos] + stack.dist[1][ri][rpos]
-    best = total.min()
+    best = np.minimum.reduce(total)
     if best >= INF:
         return 0, 0, (0,) * 9
     cut = stack.cut
@@ -493,7 +493,7 @@ def combine(rows: Sequence[int], template: Sequence[Sequence[int]], at: np.ndarr
     """Combine a batch of hands over the splits of ``layout``: ``rows`` the store rows of
     its suit variants, ``template`` each hand's variant per suit, ``at`` their ``cells``."""
     # four adds: ``sum(axis=0)`` over a short axis costs three times as much
-    parts = np.take(STORE.dist, rows, axis=0).ravel()[at]
+    parts = STORE.dist.take(rows, axis=0).ravel()[at]
     return Combined(layout, rows, template, parts[0] + parts[1] + parts[2] + parts[3])
 
 
