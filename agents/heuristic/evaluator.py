@@ -370,27 +370,26 @@ class Evaluator:
             after[t] -= 1
         return after, tuple(view.melds[view.seat]) + (meld,)
 
-    def after_call(self, view: PlayerView, call: Action, counts: Sequence[int],
-                   below: float | None = None) -> float:
+    def after_call(self, view: PlayerView, call: Action, counts: Sequence[int]) -> float:
         """Value distance after the legal ``call`` (chi/pon/open kan) of the target tile,
         counting only plans worth ``min_points``: after chi/pon, the best discard's distance;
         after an open kan, the hand's.
 
-        ``below`` (chi/pon) serves callers that only ask whether the call gets below it:
-        where no discard can, a lower bound of the distance, at least ``below``, is answered
-        without weighing each discard — no discard goes below the best plan's value unless
-        the plain shape is ready (then the scorer may make it 1)."""
+        After chi/pon that is the best plan's value on the hand before its discard, without
+        weighing each discard, unless the plain shape is ready (the scorer may then make it
+        1) or the hand is complete: no discard goes below that value, and one keeps it — the
+        hand holds as many tiles as a target, so a hand short of the best plan's optimal
+        target by ``d ≥ 1`` tiles holds ``d`` more of some kinds than it, which are surplus."""
         after, new_melds = self._called(view, call, counts)
         if call.kind == "minkan":
             return self.hand(after, new_melds, view, hard_only=True)[0]
-        if below is not None:
-            serial, plist, adm = self.plans(new_melds, view.rules.min_points, hard_only=True)
-            dist = plan_eval(serial, plist, after, new_melds).dist
-            least = float(min((v for v, _ in _values(dist, adm)), default=INF))
-            ready = self.params.value_planning and min((dist[i] for i in adm.plain),
-                                                       default=INF) <= 1
-            if least >= below and not ready:
-                return least
+        serial, plist, adm = self.plans(new_melds, view.rules.min_points, hard_only=True)
+        dist = plan_eval(serial, plist, after, new_melds).dist
+        least = float(min((v for v, _ in _values(dist, adm)), default=INF))
+        ready = self.params.value_planning and min((dist[i] for i in adm.plain),
+                                                   default=INF) <= 1
+        if least >= 1 and not ready:
+            return least
         tiles = [t for t in range(34) if after[t]]
         evals = self.discards(after, new_melds, view, tiles, hard_only=True, ukeire=None)
         return min(e.dist for e in evals.values())
