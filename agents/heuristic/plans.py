@@ -54,6 +54,17 @@ class Plan:
         bits = sum(1 << t for t in set(self.forced))
         return bits | _DOOR_BITS[3] | _DOOR_BITS[4] if self.shape == FIVE else bits
 
+    @cached_property
+    def forced_bits(self) -> int:
+        """The forced tiles as 34 bits, and per suit as rank bits (``forced_ranks``): made
+        once per plan, which the plan lists of many meld sets share."""
+        return sum(1 << t for t in self.forced)
+
+    @cached_property
+    def forced_ranks(self) -> tuple[int, int, int, int]:
+        return tuple(sum(1 << (t - 9 * suit) for t in self.forced if t // 9 == suit)
+                     for suit in range(4))  # type: ignore[return-value]
+
 
 def plan_points(yaku: Sequence[str], concealed: bool) -> int:
     """Points of ``yaku`` from the rule engine's rows, plus 门清 when the hand is concealed
@@ -192,8 +203,8 @@ class PlanList:
         template = []
         for i in std:
             row = []
-            for suit, family in enumerate(plans[i].families):
-                ranks = sum(1 << (t - 9 * suit) for t in plans[i].forced if t // 9 == suit)
+            for suit, (family, ranks) in enumerate(zip(plans[i].families,
+                                                       plans[i].forced_ranks)):
                 row.append(variants.setdefault((family, suit, ranks), len(variants)))
             template.append(row)
         self.five = [i for i, p in enumerate(plans) if p.shape == FIVE]
@@ -220,8 +231,8 @@ class PlanList:
                                     tuple(f == NONE for f in plans[i].families)) for i in std))
         self.cells = cells(self.layout, self.template)
         # (standard plan, plan, forced kinds) of the plans with forced tiles
-        self.forced = [(j, i, bits) for j, i in enumerate(std)
-                       if (bits := sum(1 << t for t in plans[i].forced))]
+        self.forced = [(j, i, plans[i].forced_bits) for j, i in enumerate(std)
+                       if plans[i].forced_bits]
         self.pairs = [i for i, p in enumerate(plans) if p.shape == PAIRS_SHAPE]
         self.knit = [i for i, p in enumerate(plans) if p.shape == KNIT]
 

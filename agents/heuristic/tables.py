@@ -381,10 +381,8 @@ class Layout:
         sizes = [len(mine) for mine in self.splits]
         self.seg = np.cumsum([0] + sizes[:-1]).astype(np.intp)
         self.starts: list[int] = self.seg.tolist()
-        offsets = np.repeat(np.arange(len(hands), dtype=np.intp) * (4 * SLOTS), sizes)
-        self.pos = np.ascontiguousarray((np.array([c for mine in self.splits for c in mine],
-                                                  np.intp).reshape(-1, 4)
-                                         + offsets[:, None]).T)
+        self.pos = np.concatenate([_hand_cells(groups, empty) + j * (4 * SLOTS)
+                                   for j, (groups, empty) in enumerate(hands)]).T.copy()
 
 
 @lru_cache(maxsize=None)
@@ -392,6 +390,12 @@ def _hand_splits(groups: int, empty: tuple[bool, bool, bool, bool]) -> list[tupl
     """One hand's splits in a ``Layout``, as cells."""
     return [tuple(s * SLOTS + slot for s, slot in enumerate(sp)) for sp in SPLIT_SLOTS[groups]
             if all(not e or slot == 0 for e, slot in zip(empty, sp))]
+
+
+@lru_cache(maxsize=None)
+def _hand_cells(groups: int, empty: tuple[bool, bool, bool, bool]) -> np.ndarray:
+    """``_hand_splits`` as an (n, 4) array: a new layout stacks them."""
+    return np.array(_hand_splits(groups, empty), np.intp).reshape(-1, 4)
 
 
 class Combined:
