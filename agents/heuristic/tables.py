@@ -410,8 +410,10 @@ class Combined:
                  template: Sequence[Sequence[int]], total: np.ndarray,
                  dist: np.ndarray | None = None) -> None:
         self.layout, self.rows, self.template, self.total = layout, rows, template, total
-        self.dist = np.minimum(np.minimum.reduceat(total, layout.seg), INF) if dist is None \
-            else dist
+        if dist is None:
+            dist = np.minimum.reduceat(total, layout.seg)
+            np.minimum(dist, INF, out=dist)
+        self.dist = dist
         self._splits: dict[int, tuple[tuple[int, ...], ...]] = {}
         self._used: dict[int, dict[int, tuple[int, int, tuple[int, ...]]]] = {}
 
@@ -496,9 +498,12 @@ def combine(rows: Sequence[int], template: Sequence[Sequence[int]], at: np.ndarr
             layout: Layout) -> Combined:
     """Combine a batch of hands over the splits of ``layout``: ``rows`` the store rows of
     its suit variants, ``template`` each hand's variant per suit, ``at`` their ``cells``."""
-    # four adds: ``sum(axis=0)`` over a short axis costs three times as much
-    parts = STORE.dist.take(rows, axis=0).ravel()[at]
-    return Combined(layout, rows, template, parts[0] + parts[1] + parts[2] + parts[3])
+    # four adds, in place: ``sum(axis=0)`` over a short axis costs three times as much
+    parts = STORE.dist.take(rows, axis=0).ravel().take(at)
+    total = parts[0] + parts[1]
+    total += parts[2]
+    total += parts[3]
+    return Combined(layout, rows, template, total)
 
 
 def standard_distance(key34: bytes, groups: int, families: Sequence[str]) -> int:
