@@ -272,14 +272,15 @@ class Evaluator:
                 return {t: Discard(float(INF), 0.0, False) for t in tiles}
             # no plan worth min_points left: play efficiency
             values = [(dist[i], i) for i, pl in enumerate(plist.plans) if pl.name == "free"]
-        best_now = min(v for v, _ in values)
-        top = [(v, i, ev.bits(i)[1]) for v, i in values if v <= best_now + 1e-9]
+        best_now = min(values)[0]
+        tie, step = best_now + 1e-9, best_now + 1.0
+        top = [(v, i, ev.bits(i)[1]) for v, i in values if v <= tie]
         kept = 0
         for _, _, sp in top:
             kept |= sp
-        near = [(v, i) for v, i in values if best_now + 1e-9 < v <= best_now + 1.0]
+        near = [(v, i) for v, i in values if tie < v <= step]
         behind = None                     # (value, plan, surplus) of the near plans, on demand
-        if any(v < best_now + 1.0 - 1e-9 for v, _ in near):
+        if any(v < step - 1e-9 for v, _ in near):
             behind = [(v, i, ev.bits(i)[1]) for v, i in near]
         plain = []                        # the plain shapes that a discard may leave ready
         if p.value_planning:
@@ -288,7 +289,7 @@ class Evaluator:
         out: dict[int, Discard] = {}
         for t in tiles:
             bit = 1 << t
-            d = best_now if kept & bit else best_now + 1.0
+            d = best_now if kept & bit else step
             if behind is not None and not kept & bit:
                 d = min([d] + [v for v, _, sp in behind if sp & bit])
             d, w = float(d), 0.0
@@ -317,7 +318,7 @@ class Evaluator:
             else:
                 if behind is None:
                     behind = [(v, i, ev.bits(i)[1]) for v, i in near]
-                value = min([best_now + 1.0] + [v for v, _, sp in behind if sp & bit])
+                value = min([step] + [v for v, _, sp in behind if sp & bit])
                 chosen = [i for v, i, _ in top if v + 1.0 <= value + 1e-9] + \
                     [i for v, i, sp in behind if v + (0 if sp & bit else 1) <= value + 1e-9]
                 chosen.sort()
