@@ -167,17 +167,20 @@ _HONOR_DOORS = (tuple(WINDS), tuple(DRAGONS))
 _REST: dict[tuple[bytes, int], bytes] = {}
 
 
+# rank bits → the same ranks as one byte each (a one at byte r): subtracted from a suit key
+# read as a little-endian number, they take one copy off each rank, never borrowing
+_BYTE_ONES = tuple(sum(1 << 8 * r for r in range(9) if m >> r & 1) for m in range(512))
+
+
 def _rest(sub: bytes, forced: int) -> bytes:
     """A suit key less one copy of each held kind of ``forced`` (rank bits)."""
     hit = _REST.get((sub, forced))
     if hit is None:
         if len(_REST) > 1 << 16:
             _REST.clear()
-        buf = bytearray(sub)
-        for r in range(len(buf)):
-            if forced >> r & 1 and buf[r]:
-                buf[r] -= 1
-        hit = _REST[(sub, forced)] = bytes(buf)
+        held = int(sub.translate(_HELD_DIGIT)[::-1], 2)
+        hit = _REST[(sub, forced)] = (int.from_bytes(sub, "little")
+                                      - _BYTE_ONES[forced & held]).to_bytes(len(sub), "little")
     return hit
 
 
