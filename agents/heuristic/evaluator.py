@@ -416,16 +416,18 @@ def _values(dist: Sequence[int], adm: _Admitted) -> list[tuple[float, int]]:
     return [(dist[i] + pen, i) for i, pen in zip(adm.plans, adm.penalty) if dist[i] < INF]
 
 
-_SUIT_MASKS = [((1 << 9) - 1) << (9 * s) for s in range(3)]
+_NUMBERS = (1 << 27) - 1
+# per shift (+1, +2, −1, −2), the kinds a held number tile may reach in its own suit
+_REACH = tuple(sum(1 << t for t in range(27) if 0 <= t % 9 - d < 9)
+               for d in (1, 2, -1, -2))
 
 
 def _near(held: int, plans: Sequence[Plan]) -> int:
     """Kinds near a hand: held, within two ranks of a held number tile, and what ``plans``
     reach for whatever the hand holds (``Plan.reach``: forced tiles, 五门齐's honors)."""
-    near = held
-    for suit in _SUIT_MASKS:
-        h = held & suit
-        near |= ((h << 1) | (h << 2) | (h >> 1) | (h >> 2)) & suit
+    h = held & _NUMBERS
+    near = held | (h << 1 & _REACH[0]) | (h << 2 & _REACH[1]) | (h >> 1 & _REACH[2]) \
+        | (h >> 2 & _REACH[3])
     for pl in plans:
         near |= pl.reach
     return near
