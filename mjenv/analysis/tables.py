@@ -334,13 +334,13 @@ KNIT_TOGGLES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     for m in range(512))
 
 
+_HELD_DIGIT = bytes.maketrans(bytes(range(5)), b"01111")
+
+
 def suit_rank_mask(key: bytes) -> int:
-    """The ranks a number suit's counts hold, as bits."""
-    mask = 0
-    for r, c in enumerate(key):
-        if c:
-            mask |= 1 << r
-    return mask
+    """The ranks a number suit's counts hold, as bits (the counts read as one binary
+    number, the first rank lowest)."""
+    return int(key.translate(_HELD_DIGIT)[::-1], 2)
 
 
 @cached(_CACHE)
