@@ -178,7 +178,7 @@ def _rest(sub: bytes, forced: int) -> bytes:
     if hit is None:
         if len(_REST) > 1 << 16:
             _REST.clear()
-        held = int(sub.translate(_HELD_DIGIT)[::-1], 2)
+        held = _kinds(sub, _HELD_DIGIT)
         hit = _REST[(sub, forced)] = (int.from_bytes(sub, "little")
                                       - _BYTE_ONES[forced & held]).to_bytes(len(sub), "little")
     return hit
@@ -367,32 +367,28 @@ class PlanEval:
 
 
 def _seven_pairs(counts: Sequence[int]) -> tuple[int, int, int]:
-    """(distance, need, surplus) of 七对子."""
-    pairs = kinds = 0
-    singles = surplus = empty = 0
-    for t, c in enumerate(counts):
-        if c:
-            kinds += 1
-            if c >= 2:
-                pairs += 1
-            if c == 1:
-                singles |= 1 << t
-            elif c >= 3:
-                surplus |= 1 << t
-        else:
-            empty |= 1 << t
-    need = singles | (empty if kinds < 7 else 0)
+    """(distance, need, surplus) of 七对子, the kinds read from the count bytes."""
+    key = bytes(counts)
+    singles = _kinds(key, _SINGLE_DIGIT)
+    surplus = _kinds(key, _THIRD_DIGIT)
+    kinds = len(key) - key.count(0)
+    need = singles | (_kinds(key, _EMPTY_DIGIT) if kinds < 7 else 0)
     if kinds > 7:
         surplus |= singles
-    return 7 - pairs + max(0, 7 - kinds), need, surplus
+    return seven_pairs_distance(key), need, surplus
 
 
 def _seven_pairs_wants(counts: Sequence[int]) -> list[int]:
     """七对子's need mask after each surplus discard: a third or fourth copy leaves the needs
     as they are; a single (with more than seven kinds held) leaves the other singles."""
     _, need, surplus = _seven_pairs(counts)
-    return [(need & ~(1 << t) if counts[t] == 1 else need) if surplus >> t & 1 else 0
-            for t in range(34)]
+    want = [0] * 34
+    while surplus:
+        low = surplus & -surplus
+        t = low.bit_length() - 1
+        want[t] = need & ~low if counts[t] == 1 else need
+        surplus ^= low
+    return want
 
 
 def _knitted(counts: Sequence[int]) -> tuple[int, int]:
@@ -486,18 +482,28 @@ _DOOR_BITS = [((1 << 9) - 1) << (9 * d) for d in range(3)] + \
     [sum(1 << t for t in kinds) for kinds in _HONOR_DOORS]
 
 
-# count → binary digit: held at all, held four times
+# count → binary digit: held at all, held four times, held once, held three times or more,
+# not held
 _HELD_DIGIT = bytes.maketrans(bytes(range(5)), b"01111")
 _FULL_DIGIT = bytes.maketrans(bytes(range(5)), b"00001")
+_SINGLE_DIGIT = bytes.maketrans(bytes(range(5)), b"01000")
+_THIRD_DIGIT = bytes.maketrans(bytes(range(5)), b"00011")
+_EMPTY_DIGIT = bytes.maketrans(bytes(range(5)), b"10000")
+
+
+def _kinds(key: bytes, digits: bytes) -> int:
+    """The kinds whose count ``digits`` maps to 1, as bits: the count bytes read as one
+    binary number."""
+    return int(key.translate(digits)[::-1], 2)
 
 
 def held_bits(counts: Sequence[int]) -> int:
     """The kinds held (34 bits), read as one binary number: every evaluation and every
     weighed discard asks, and a loop over the 34 kinds cost more than the rest of the
     question."""
-    return int(bytes(counts).translate(_HELD_DIGIT)[::-1], 2)
+    return _kinds(bytes(counts), _HELD_DIGIT)
 
 
 def full_bits(counts: Sequence[int]) -> int:
     """The kinds held four times (34 bits)."""
-    return int(bytes(counts).translate(_FULL_DIGIT)[::-1], 2)
+    return _kinds(bytes(counts), _FULL_DIGIT)
