@@ -235,8 +235,7 @@ class HeuristicAgent(BaseAgent):
         for a in calls:
             if a.kind == "minkan" and not p.kans or a.kind != "minkan" and hopeless:
                 continue
-            d = self.evaluator.after_call(view, a, counts,
-                                          below=None if a.kind == "minkan" else now)
+            d = self.evaluator.after_call(view, a, counts)
             if a.kind == "minkan":
                 ok = d <= now and any(m.is_open for m in melds)
             else:

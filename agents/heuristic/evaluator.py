@@ -272,14 +272,15 @@ class Evaluator:
                 return {t: Discard(float(INF), 0.0, False) for t in tiles}
             # no plan worth min_points left: play efficiency
             values = [(dist[i], i) for i, pl in enumerate(plist.plans) if pl.name == "free"]
-        best_now = min(v for v, _ in values)
-        top = [(v, i, ev.bits(i)[1]) for v, i in values if v <= best_now + 1e-9]
+        best_now = min(values)[0]
+        tie, step = best_now + 1e-9, best_now + 1.0
+        top = [(v, i, ev.bits(i)[1]) for v, i in values if v <= tie]
         kept = 0
         for _, _, sp in top:
             kept |= sp
-        near = [(v, i) for v, i in values if best_now + 1e-9 < v <= best_now + 1.0]
+        near = [(v, i) for v, i in values if tie < v <= step]
         behind = None                     # (value, plan, surplus) of the near plans, on demand
-        if any(v < best_now + 1.0 - 1e-9 for v, _ in near):
+        if any(v < step - 1e-9 for v, _ in near):
             behind = [(v, i, ev.bits(i)[1]) for v, i in near]
         plain = []                        # the plain shapes that a discard may leave ready
         if p.value_planning:
@@ -288,7 +289,7 @@ class Evaluator:
         out: dict[int, Discard] = {}
         for t in tiles:
             bit = 1 << t
-            d = best_now if kept & bit else best_now + 1.0
+            d = best_now if kept & bit else step
             if behind is not None and not kept & bit:
                 d = min([d] + [v for v, _, sp in behind if sp & bit])
             d, w = float(d), 0.0
@@ -317,7 +318,7 @@ class Evaluator:
             else:
                 if behind is None:
                     behind = [(v, i, ev.bits(i)[1]) for v, i in near]
-                value = min([best_now + 1.0] + [v for v, _, sp in behind if sp & bit])
+                value = min([step] + [v for v, _, sp in behind if sp & bit])
                 chosen = [i for v, i, _ in top if v + 1.0 <= value + 1e-9] + \
                     [i for v, i, sp in behind if v + (0 if sp & bit else 1) <= value + 1e-9]
                 chosen.sort()
@@ -370,27 +371,26 @@ class Evaluator:
             after[t] -= 1
         return after, tuple(view.melds[view.seat]) + (meld,)
 
-    def after_call(self, view: PlayerView, call: Action, counts: Sequence[int],
-                   below: float | None = None) -> float:
+    def after_call(self, view: PlayerView, call: Action, counts: Sequence[int]) -> float:
         """Value distance after the legal ``call`` (chi/pon/open kan) of the target tile,
         counting only plans worth ``min_points``: after chi/pon, the best discard's distance;
         after an open kan, the hand's.
 
-        ``below`` (chi/pon) serves callers that only ask whether the call gets below it:
-        where no discard can, a lower bound of the distance, at least ``below``, is answered
-        without weighing each discard — no discard goes below the best plan's value unless
-        the plain shape is ready (then the scorer may make it 1)."""
+        After chi/pon that is the best plan's value on the hand before its discard, without
+        weighing each discard, unless the plain shape is ready (the scorer may then make it
+        1) or the hand is complete: no discard goes below that value, and one keeps it — the
+        hand holds as many tiles as a target, so a hand short of the best plan's optimal
+        target by ``d ≥ 1`` tiles holds ``d`` more of some kinds than it, which are surplus."""
         after, new_melds = self._called(view, call, counts)
         if call.kind == "minkan":
             return self.hand(after, new_melds, view, hard_only=True)[0]
-        if below is not None:
-            serial, plist, adm = self.plans(new_melds, view.rules.min_points, hard_only=True)
-            dist = plan_eval(serial, plist, after, new_melds).dist
-            least = float(min((v for v, _ in _values(dist, adm)), default=INF))
-            ready = self.params.value_planning and min((dist[i] for i in adm.plain),
-                                                       default=INF) <= 1
-            if least >= below and not ready:
-                return least
+        serial, plist, adm = self.plans(new_melds, view.rules.min_points, hard_only=True)
+        dist = plan_eval(serial, plist, after, new_melds).dist
+        least = float(min((v for v, _ in _values(dist, adm)), default=INF))
+        ready = self.params.value_planning and min((dist[i] for i in adm.plain),
+                                                   default=INF) <= 1
+        if least >= 1 and not ready:
+            return least
         tiles = [t for t in range(34) if after[t]]
         evals = self.discards(after, new_melds, view, tiles, hard_only=True, ukeire=None)
         return min(e.dist for e in evals.values())
@@ -416,16 +416,18 @@ def _values(dist: Sequence[int], adm: _Admitted) -> list[tuple[float, int]]:
     return [(dist[i] + pen, i) for i, pen in zip(adm.plans, adm.penalty) if dist[i] < INF]
 
 
-_SUIT_MASKS = [((1 << 9) - 1) << (9 * s) for s in range(3)]
+_NUMBERS = (1 << 27) - 1
+# per shift (+1, +2, −1, −2), the kinds a held number tile may reach in its own suit
+_REACH = tuple(sum(1 << t for t in range(27) if 0 <= t % 9 - d < 9)
+               for d in (1, 2, -1, -2))
 
 
 def _near(held: int, plans: Sequence[Plan]) -> int:
     """Kinds near a hand: held, within two ranks of a held number tile, and what ``plans``
     reach for whatever the hand holds (``Plan.reach``: forced tiles, 五门齐's honors)."""
-    near = held
-    for suit in _SUIT_MASKS:
-        h = held & suit
-        near |= ((h << 1) | (h << 2) | (h >> 1) | (h >> 2)) & suit
+    h = held & _NUMBERS
+    near = held | (h << 1 & _REACH[0]) | (h << 2 & _REACH[1]) | (h >> 1 & _REACH[2]) \
+        | (h >> 2 & _REACH[3])
     for pl in plans:
         near |= pl.reach
     return near

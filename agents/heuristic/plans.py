@@ -22,10 +22,9 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Sequence
 
-import numpy as np
-
-from agents.heuristic.tables import (INF, NONE, STORE, SUIT_SLICES, Combined, combine,
-                                     hand_bits, hand_wants, layout, seven_pairs_distance)
+from agents.heuristic.tables import (INF, NONE, STORE, SUIT_SLICES, Combined, cells,
+                                     combine, hand_bits, hand_wants, layout,
+                                     seven_pairs_distance)
 from mjenv.analysis import knitted_cover, knitted_masks
 from mjenv.scoring import YAKU
 from mjenv.tiles import DRAGONS, WINDS, Meld
@@ -54,6 +53,17 @@ class Plan:
         ukeire of every tied discard reads it."""
         bits = sum(1 << t for t in set(self.forced))
         return bits | _DOOR_BITS[3] | _DOOR_BITS[4] if self.shape == FIVE else bits
+
+    @cached_property
+    def forced_bits(self) -> int:
+        """The forced tiles as 34 bits, and per suit as rank bits (``forced_ranks``): made
+        once per plan, which the plan lists of many meld sets share."""
+        return sum(1 << t for t in self.forced)
+
+    @cached_property
+    def forced_ranks(self) -> tuple[int, int, int, int]:
+        return tuple(sum(1 << (t - 9 * suit) for t in self.forced if t // 9 == suit)
+                     for suit in range(4))  # type: ignore[return-value]
 
 
 def plan_points(yaku: Sequence[str], concealed: bool) -> int:
@@ -157,17 +167,20 @@ _HONOR_DOORS = (tuple(WINDS), tuple(DRAGONS))
 _REST: dict[tuple[bytes, int], bytes] = {}
 
 
+# rank bits → the same ranks as one byte each (a one at byte r): subtracted from a suit key
+# read as a little-endian number, they take one copy off each rank, never borrowing
+_BYTE_ONES = tuple(sum(1 << 8 * r for r in range(9) if m >> r & 1) for m in range(512))
+
+
 def _rest(sub: bytes, forced: int) -> bytes:
     """A suit key less one copy of each held kind of ``forced`` (rank bits)."""
     hit = _REST.get((sub, forced))
     if hit is None:
         if len(_REST) > 1 << 16:
             _REST.clear()
-        buf = bytearray(sub)
-        for r in range(len(buf)):
-            if forced >> r & 1 and buf[r]:
-                buf[r] -= 1
-        hit = _REST[(sub, forced)] = bytes(buf)
+        held = _kinds(sub, _HELD_DIGIT)
+        hit = _REST[(sub, forced)] = (int.from_bytes(sub, "little")
+                                      - _BYTE_ONES[forced & held]).to_bytes(len(sub), "little")
     return hit
 
 
@@ -193,8 +206,8 @@ class PlanList:
         template = []
         for i in std:
             row = []
-            for suit, family in enumerate(plans[i].families):
-                ranks = sum(1 << (t - 9 * suit) for t in plans[i].forced if t // 9 == suit)
+            for suit, (family, ranks) in enumerate(zip(plans[i].families,
+                                                       plans[i].forced_ranks)):
                 row.append(variants.setdefault((family, suit, ranks), len(variants)))
             template.append(row)
         self.five = [i for i, p in enumerate(plans) if p.shape == FIVE]
@@ -216,10 +229,13 @@ class PlanList:
                           for i in self.five}
         self.std = std
         self.pos = {i: j for j, i in enumerate(std)}
-        self.template = np.array(template, np.intp).reshape(len(std), 4)
+        self.template = tuple(map(tuple, template))
         self.layout = layout(tuple((groups - plans[i].forced_groups,
                                     tuple(f == NONE for f in plans[i].families)) for i in std))
-        self.forced_bits = [sum(1 << t for t in plans[i].forced) for i in std]
+        self.cells = cells(self.layout, self.template)
+        # (standard plan, plan, forced kinds) of the plans with forced tiles
+        self.forced = [(j, i, plans[i].forced_bits) for j, i in enumerate(std)
+                       if plans[i].forced_bits]
         self.pairs = [i for i, p in enumerate(plans) if p.shape == PAIRS_SHAPE]
         self.knit = [i for i, p in enumerate(plans) if p.shape == KNIT]
 
@@ -239,14 +255,17 @@ class PlanList:
             vrows += hit[1]
         dist = [INF] * len(self.plans)
         comb = None
-        lacking: list[int] = []
+        lacking = [0] * len(self.std)
         if self.std:
-            comb = combine(np.array(vrows, np.intp)[self.template], self.layout)
-            absent = ALL34 & ~held_bits(counts)
-            lacking = [f & absent for f in self.forced_bits]
-            for i, d, lack in zip(self.std, comb.dist.tolist(), lacking):
-                if d < INF:
-                    dist[i] = d + lack.bit_count()
+            comb = combine(vrows, self.template, self.cells, self.layout)
+            for i, d in zip(self.std, comb.dist.tolist()):
+                dist[i] = d
+            if self.forced:
+                absent = ALL34 & ~held_bits(counts)
+                for j, i, bits in self.forced:
+                    lack = lacking[j] = bits & absent
+                    if dist[i] < INF:
+                        dist[i] += lack.bit_count()
         for i in self.pairs:
             if self.groups == 4:
                 dist[i] = seven_pairs_distance(key)
@@ -256,7 +275,7 @@ class PlanList:
         for i in self.five:
             five_rows.append(tuple(vrows[v] for v in self.five_rows[i]))
             dist[i] = _five_doors(counts, melds, five_rows[-1], masks=False)[0]
-        state = (tuple(dist), *((comb.rows, comb.total, comb.dist) if comb else (None,) * 3),
+        state = (tuple(dist), *((vrows, comb.total, comb.dist) if comb else (None,) * 3),
                  tuple(lacking), tuple(five_rows))
         return PlanEval(self, counts, melds, state, comb)
 
@@ -299,7 +318,8 @@ class PlanEval:
     def _optimal(self, j: int):
         """``Combined.optimal`` of standard plan ``j`` (the combination rebuilt after a hit)."""
         if self._comb is None:
-            self._comb = Combined(self.plist.layout, *self.state[1:4])
+            self._comb = Combined(self.plist.layout, self.state[1], self.plist.template,
+                                  *self.state[2:4])
         return self._comb.optimal(j)
 
     def _five(self, i: int) -> tuple[int, ...] | None:
@@ -347,32 +367,28 @@ class PlanEval:
 
 
 def _seven_pairs(counts: Sequence[int]) -> tuple[int, int, int]:
-    """(distance, need, surplus) of 七对子."""
-    pairs = kinds = 0
-    singles = surplus = empty = 0
-    for t, c in enumerate(counts):
-        if c:
-            kinds += 1
-            if c >= 2:
-                pairs += 1
-            if c == 1:
-                singles |= 1 << t
-            elif c >= 3:
-                surplus |= 1 << t
-        else:
-            empty |= 1 << t
-    need = singles | (empty if kinds < 7 else 0)
+    """(distance, need, surplus) of 七对子, the kinds read from the count bytes."""
+    key = bytes(counts)
+    singles = _kinds(key, _SINGLE_DIGIT)
+    surplus = _kinds(key, _THIRD_DIGIT)
+    kinds = len(key) - key.count(0)
+    need = singles | (_kinds(key, _EMPTY_DIGIT) if kinds < 7 else 0)
     if kinds > 7:
         surplus |= singles
-    return 7 - pairs + max(0, 7 - kinds), need, surplus
+    return seven_pairs_distance(key), need, surplus
 
 
 def _seven_pairs_wants(counts: Sequence[int]) -> list[int]:
     """七对子's need mask after each surplus discard: a third or fourth copy leaves the needs
     as they are; a single (with more than seven kinds held) leaves the other singles."""
     _, need, surplus = _seven_pairs(counts)
-    return [(need & ~(1 << t) if counts[t] == 1 else need) if surplus >> t & 1 else 0
-            for t in range(34)]
+    want = [0] * 34
+    while surplus:
+        low = surplus & -surplus
+        t = low.bit_length() - 1
+        want[t] = need & ~low if counts[t] == 1 else need
+        surplus ^= low
+    return want
 
 
 def _knitted(counts: Sequence[int]) -> tuple[int, int]:
@@ -408,37 +424,40 @@ def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],
         if taken[door]:
             return INF, 0, 0
         taken[door] = True
-    # per door: cost, need and surplus as the pair (size 2) and as a group (size 3)
+    # per door: cost as the pair (size 2) and as a group (size 3)
     cost2, cost3 = [0] * 5, [0] * 5
-    bits2, bits3 = [(0, 0)] * 5, [(0, 0)] * 5
     for door in range(3):
         dist = STORE.dist_list(rows[door])
         cost2[door], cost3[door] = dist[1], dist[2]
-        if masks:
-            shift = 9 * door
-            for slot, out in ((1, bits2), (2, bits3)):
-                need, surplus, _ = STORE.bits(rows[door], slot)
-                out[door] = (need << shift, surplus << shift)
     for door, kinds in ((3, WINDS), (4, DRAGONS)):
-        held = [counts[t] for t in kinds]
-        cost2[door] = max(0, 2 - max(held))
-        cost3[door] = max(0, 3 - max(held))
-        if masks:
-            present = sum(1 << t for t in kinds if counts[t])
-            for size, cost, out in ((2, cost2, bits2), (3, cost3, bits3)):
-                nd = sp = 0
-                for t in kinds:
-                    if max(0, size - counts[t]) == cost[door]:
-                        if counts[t] < size:
-                            nd |= 1 << t
-                        sp |= present & ~(1 << t) | ((1 << t) if counts[t] > size else 0)
-                out[door] = (nd, sp)
+        most = max([counts[t] for t in kinds])
+        cost2[door] = 2 - most if most < 2 else 0
+        cost3[door] = 3 - most if most < 3 else 0
     # the pair in door d: every free door's group, door d's less its group, plus its pair
-    groups = sum(cost3[door] for door in range(5) if not taken[door])
+    groups = sum([c for c, t in zip(cost3, taken) if not t])
     totals = [INF if taken[d] else groups - cost3[d] + cost2[d] for d in range(5)]
-    best = min(INF, *totals)
+    best = min(totals)
+    if best > INF:
+        best = INF
     if not masks:
         return best, 0, 0
+    # and each door's need and surplus as the pair and as a group
+    bits2, bits3 = [(0, 0)] * 5, [(0, 0)] * 5
+    for door in range(3):
+        shift = 9 * door
+        for slot, out in ((1, bits2), (2, bits3)):
+            need, surplus, _ = STORE.bits(rows[door], slot)
+            out[door] = (need << shift, surplus << shift)
+    for door, kinds in ((3, WINDS), (4, DRAGONS)):
+        present = sum(1 << t for t in kinds if counts[t])
+        for size, cost, out in ((2, cost2, bits2), (3, cost3, bits3)):
+            nd = sp = 0
+            for t in kinds:
+                if max(0, size - counts[t]) == cost[door]:
+                    if counts[t] < size:
+                        nd |= 1 << t
+                    sp |= present & ~(1 << t) | ((1 << t) if counts[t] > size else 0)
+            out[door] = (nd, sp)
     need = surplus = 0
     held_all = held_bits(counts)
     for pair_door in range(5):
@@ -463,18 +482,28 @@ _DOOR_BITS = [((1 << 9) - 1) << (9 * d) for d in range(3)] + \
     [sum(1 << t for t in kinds) for kinds in _HONOR_DOORS]
 
 
-# count → binary digit: held at all, held four times
+# count → binary digit: held at all, held four times, held once, held three times or more,
+# not held
 _HELD_DIGIT = bytes.maketrans(bytes(range(5)), b"01111")
 _FULL_DIGIT = bytes.maketrans(bytes(range(5)), b"00001")
+_SINGLE_DIGIT = bytes.maketrans(bytes(range(5)), b"01000")
+_THIRD_DIGIT = bytes.maketrans(bytes(range(5)), b"00011")
+_EMPTY_DIGIT = bytes.maketrans(bytes(range(5)), b"10000")
+
+
+def _kinds(key: bytes, digits: bytes) -> int:
+    """The kinds whose count ``digits`` maps to 1, as bits: the count bytes read as one
+    binary number."""
+    return int(key.translate(digits)[::-1], 2)
 
 
 def held_bits(counts: Sequence[int]) -> int:
     """The kinds held (34 bits), read as one binary number: every evaluation and every
     weighed discard asks, and a loop over the 34 kinds cost more than the rest of the
     question."""
-    return int(bytes(counts).translate(_HELD_DIGIT)[::-1], 2)
+    return _kinds(bytes(counts), _HELD_DIGIT)
 
 
 def full_bits(counts: Sequence[int]) -> int:
     """The kinds held four times (34 bits)."""
-    return int(bytes(counts).translate(_FULL_DIGIT)[::-1], 2)
+    return _kinds(bytes(counts), _FULL_DIGIT)

@@ -136,21 +136,32 @@ def _half_table(keys: np.ndarray, targets: np.ndarray, slots: np.ndarray, width:
 @dataclass(frozen=True)
 class _Stack:
     """The half tables of every family of one kind (number or honor suit, strict or loose),
-    stacked along the key axis (family ``f``'s rows start at ``f · 5^cut``): ``[0]`` left,
-    ``[1]`` right, indexed ``[key, cross, slot(, rank)]``. ``join[:, slot]``: the flat
-    (cross, left slot, right slot) positions that make each slot of the whole suit, padded
-    with the position of one extra INF entry; ``parts[slot]``: the same positions unpadded,
-    as (cross, left slot, right slot) arrays."""
+    stacked along the key axis (family ``f``'s rows start at ``f · 5^width`` of the half),
+    ``[0]`` left and ``[1]`` right, each row flat over (cross, slot): ``dist``, the best
+    cost; ``bits``, the need, surplus and per-rank cond bits packed in one integer (fields
+    as wide as the half has ranks: need, surplus, then cond rank by rank), so that one
+    gather reads what six did. ``index[h]``: a half key's row within its family's block.
+    ``join``: per side, the flat position of each (join position, whole-suit slot), each
+    slot's list padded with repeats of its first position (a repeat leaves the minimum as it
+    is); ``parts[slot]``: the same positions of one slot unpadded, per side."""
 
     cut: int
     ranks: int
     families: tuple[str, ...]
     dist: tuple[np.ndarray, np.ndarray]
-    need: tuple[np.ndarray, np.ndarray]
-    surplus: tuple[np.ndarray, np.ndarray]
-    cond: tuple[np.ndarray, np.ndarray]
-    join: np.ndarray
-    parts: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...]
+    bits: tuple[np.ndarray, np.ndarray]
+    index: tuple[dict[bytes, int], dict[bytes, int]]
+    join: tuple[np.ndarray, np.ndarray]
+    parts: tuple[tuple[np.ndarray, np.ndarray], ...]
+
+
+def _pack(need: np.ndarray, surplus: np.ndarray, cond: np.ndarray) -> np.ndarray:
+    """A half's need, surplus and cond bits as one int64 per entry (see ``_Stack``)."""
+    m = cond.shape[-1]
+    packed = need.astype(np.int64) | surplus.astype(np.int64) << m
+    for r in range(m):
+        packed |= cond[..., r].astype(np.int64) << (2 * m + m * r)
+    return packed
 
 
 @lru_cache(maxsize=None)
@@ -159,11 +170,14 @@ def _stack(honors: bool, loose: bool) -> _Stack:
     crosses = [(0, 0)] if honors else list(_CROSSES)
     width = _FREE + 5 if loose else SLOTS
     parts: list[list[list[np.ndarray]]] = [[[], [], [], []], [[], [], [], []]]
+    index: list[dict[bytes, int]] = []
     for family in FAMILIES:
         groups, pairs = _family_groups(family, honors)
         starts = {g[0] for g in groups if g[0] != g[1]}
         for half, ranks in enumerate((range(cut), range(cut, n))):
             keys = np.array(list(product(range(5), repeat=len(ranks))), np.int16)[:, ::-1]
+            if len(index) < 2:
+                index.append({bytes(k.tolist()): j for j, k in enumerate(keys)})
             inside = [g for g in groups if set(g) <= set(ranks)]
             shape = (len(keys), len(crosses), width)
             side = [np.full(shape, INF, np.int16), np.zeros(shape, np.int16),
@@ -180,9 +194,9 @@ def _stack(honors: bool, loose: bool) -> _Stack:
                                      4 - a - b, [cross[r] for r in ranks], loose)
                 for table, part in zip(side, _half_table(keys, t, s, width)):
                     table[:, i] = part
-            for j in range(4):
-                parts[half][j].append(side[j])
-    join: list[list[int]] = [[] for _ in range(SLOTS)]
+            parts[half][0].append(side[0].reshape(len(keys), -1))
+            parts[half][1].append(_pack(*side[1:]).reshape(len(keys), -1))
+    join: list[list[tuple[int, int]]] = [[] for _ in range(SLOTS)]
     for i, (a, b) in enumerate(crosses):
         for ls in range(width):
             for rs in range(width):
@@ -195,36 +209,34 @@ def _stack(honors: bool, loose: bool) -> _Stack:
                 # loose: the pairless side of a pair slot is uncapped; strict: never uncapped
                 if loose and (ls >= _FREE or rs >= _FREE) != (p == 1):
                     continue
-                join[2 * k + p].append((i * width + ls) * width + rs)
-    pad = len(crosses) * width * width
+                join[2 * k + p].append((i * width + ls, i * width + rs))
     most = max(len(j) for j in join)
-    index = np.array([j + [pad] * (most - len(j)) for j in join], np.intp).T.copy()
-    stacked = [tuple(np.concatenate(parts[half][j]) for half in range(2)) for j in range(4)]
-    decoded = tuple((np.array([p // (width * width) for p in j], np.intp),
-                     np.array([p // width % width for p in j], np.intp),
-                     np.array([p % width for p in j], np.intp)) for j in join)
-    return _Stack(cut, n, FAMILIES, *stacked, index, decoded)
+    padded = np.array([j + j[:1] * (most - len(j)) for j in join], np.intp)  # (slot, most, 2)
+    stacked = [tuple(np.concatenate(parts[half][j]) for half in range(2)) for j in range(2)]
+    return _Stack(cut, n, FAMILIES, *stacked, tuple(index),
+                  (padded[:, :, 0].T.copy(), padded[:, :, 1].T.copy()),
+                  tuple((np.array([l for l, _ in j], np.intp), np.array([r for _, r in j], np.intp))
+                        for j in join))
 
 
 def _halves_of(stack: _Stack, fam: int, key: bytes) -> tuple[int, int]:
     """The left and right half-table rows of a suit key of family ``fam``: the family's
-    block, then the half's counts read as base-5 digits (plain integers: keys come a few at
-    a time, where numpy's integer matmul costs more than the loop)."""
+    block, then the half's row."""
+    left, right = stack.index
     cut = stack.cut
-    return (fam * 5 ** cut + sum(c * 5 ** r for r, c in enumerate(key[:cut])),
-            fam * 5 ** (stack.ranks - cut) + sum(c * 5 ** r for r, c in enumerate(key[cut:])))
+    return (fam * len(left) + left[key[:cut]], fam * len(right) + right[key[cut:]])
 
 
 def _join(stack: _Stack, fams: Sequence[int], keys: Sequence[bytes]) -> np.ndarray:
-    """Distance per slot, (B, SLOTS), of suit keys of the stack's ``fams``. The grid of
-    half-row sums is laid out position by key, so that the gather and the min over join
-    positions run over whole rows (numpy's min along a short last axis is slow)."""
-    li, ri = np.array([_halves_of(stack, f, k) for f, k in zip(fams, keys)], np.intp).T
-    left = stack.dist[0][li].transpose(1, 2, 0)          # (cross, left slot, key)
-    right = stack.dist[1][ri].transpose(1, 2, 0)
-    grid = (left[:, :, None, :] + right[:, None, :, :]).reshape(-1, len(keys))
-    grid = np.concatenate([grid, np.full((1, len(keys)), INF, np.int16)])
-    return np.minimum(np.take(grid, stack.join, axis=0).min(axis=0), INF).T
+    """Distance per slot, (B, SLOTS), of suit keys of the stack's ``fams``: per slot the
+    least sum of a left and a right half entry over the slot's join positions."""
+    rows = [_halves_of(stack, f, k) for f, k in zip(fams, keys)]
+    left, right = [li for li, _ in rows], [ri for _, ri in rows]
+    total = stack.dist[0][left][:, stack.join[0]] + stack.dist[1][right][:, stack.join[1]]
+    return np.minimum(np.minimum.reduce(total, axis=1), INF)     # .min: a Python wrapper
+
+
+_ROOM_DIGIT = bytes.maketrans(bytes(range(5)), b"11110")
 
 
 def _slot_bits(stack: _Stack, fam: int, key: bytes, slot: int
@@ -235,30 +247,31 @@ def _slot_bits(stack: _Stack, fam: int, key: bytes, slot: int
     left rank, with any optimal right target's needs; likewise for a right rank. Never a
     rank held four times."""
     li, ri = _halves_of(stack, fam, key)
-    cross, ls, rs = stack.parts[slot]
-    total = stack.dist[0][li][cross, ls] + stack.dist[1][ri][cross, rs]
-    best = total.min()
+    lpos, rpos = stack.parts[slot]
+    total = stack.dist[0][li][lpos] + stack.dist[1][ri][rpos]
+    best = np.minimum.reduce(total)
     if best >= INF:
         return 0, 0, (0,) * 9
-    cut, n = stack.cut, stack.ranks
+    cut = stack.cut
+    m = stack.ranks - cut                                # the right half's ranks
+    lmask, rmask = (1 << cut) - 1, (1 << m) - 1
     need = surplus = 0
     cond = [0] * 9
-    opt = np.flatnonzero(total == best)
-    i, a, b = cross[opt], ls[opt], rs[opt]             # the optimal (cross, left, right)
-    for ln, rn, lspare, rspare, lcond, rcond in zip(
-            stack.need[0][li][i, a].tolist(), stack.need[1][ri][i, b].tolist(),
-            stack.surplus[0][li][i, a].tolist(), stack.surplus[1][ri][i, b].tolist(),
-            stack.cond[0][li][i, a].tolist(), stack.cond[1][ri][i, b].tolist()):
-        rn <<= cut
+    opt = (total == best).nonzero()[0]
+    # the optimal (left, right) entries, each pair once: the bits are their union
+    for lv, rv in set(zip(stack.bits[0][li][lpos[opt]].tolist(),
+                          stack.bits[1][ri][rpos[opt]].tolist())):
+        ln, lspare = lv & lmask, lv >> cut & lmask
+        rn, rspare = (rv & rmask) << cut, rv >> m & rmask
         need |= ln | rn
         surplus |= lspare | rspare << cut
         for r in range(cut):
             if lspare >> r & 1:
-                cond[r] |= lcond[r] | rn
-        for r in range(n - cut):
+                cond[r] |= lv >> (2 + r) * cut & lmask | rn
+        for r in range(m):
             if rspare >> r & 1:
-                cond[cut + r] |= rcond[r] << cut | ln
-    room = sum(1 << r for r in range(n) if key[r] < 4)
+                cond[cut + r] |= (rv >> (2 + r) * m & rmask) << cut | ln
+    room = int(key.translate(_ROOM_DIGIT)[::-1], 2)
     return need & room, surplus, tuple(c & room for c in cond)
 
 
@@ -368,10 +381,8 @@ class Layout:
         sizes = [len(mine) for mine in self.splits]
         self.seg = np.cumsum([0] + sizes[:-1]).astype(np.intp)
         self.starts: list[int] = self.seg.tolist()
-        offsets = np.repeat(np.arange(len(hands), dtype=np.intp) * (4 * SLOTS), sizes)
-        self.pos = np.ascontiguousarray((np.array([c for mine in self.splits for c in mine],
-                                                  np.intp).reshape(-1, 4)
-                                         + offsets[:, None]).T)
+        self.pos = np.concatenate([_hand_cells(groups, empty) + j * (4 * SLOTS)
+                                   for j, (groups, empty) in enumerate(hands)]).T.copy()
 
 
 @lru_cache(maxsize=None)
@@ -381,18 +392,28 @@ def _hand_splits(groups: int, empty: tuple[bool, bool, bool, bool]) -> list[tupl
             if all(not e or slot == 0 for e, slot in zip(empty, sp))]
 
 
+@lru_cache(maxsize=None)
+def _hand_cells(groups: int, empty: tuple[bool, bool, bool, bool]) -> np.ndarray:
+    """``_hand_splits`` as an (n, 4) array: a new layout stacks them."""
+    return np.array(_hand_splits(groups, empty), np.intp).reshape(-1, 4)
+
+
 class Combined:
-    """A batch of hands combined over their splits (``Layout``): ``rows`` (B, 4) store rows,
-    ``total`` per listed split, ``dist`` (B,) each hand's best (computed unless given: memo
-    tables keep the three arrays, ``plans.PlanEval``)."""
+    """A batch of hands combined over their splits (``Layout``): ``rows`` the store rows of
+    the batch's suit variants and ``template`` each hand's variant per suit, ``total`` per
+    listed split, ``dist`` (B,) each hand's best (computed unless given: memo tables keep
+    ``rows``, ``total`` and ``dist``, ``plans.PlanEval``)."""
 
-    __slots__ = ("layout", "rows", "total", "dist", "_splits", "_used")
+    __slots__ = ("layout", "rows", "template", "total", "dist", "_splits", "_used")
 
-    def __init__(self, layout: Layout, rows: np.ndarray, total: np.ndarray,
+    def __init__(self, layout: Layout, rows: Sequence[int],
+                 template: Sequence[Sequence[int]], total: np.ndarray,
                  dist: np.ndarray | None = None) -> None:
-        self.layout, self.rows, self.total = layout, rows, total
-        self.dist = np.minimum(np.minimum.reduceat(total, layout.seg), INF) if dist is None \
-            else dist
+        self.layout, self.rows, self.template, self.total = layout, rows, template, total
+        if dist is None:
+            dist = np.minimum.reduceat(total, layout.seg)
+            np.minimum(dist, INF, out=dist)
+        self.dist = dist
         self._splits: dict[int, tuple[tuple[int, ...], ...]] = {}
         self._used: dict[int, dict[int, tuple[int, int, tuple[int, ...]]]] = {}
 
@@ -410,7 +431,7 @@ class Combined:
                     self.total[start:start + len(splits)] == d).nonzero()[0].tolist())
             else:
                 splits = ()
-            rows = self.rows[j].tolist()
+            rows = [self.rows[v] for v in self.template[j]]
             self._splits[j] = splits
             # the store's bits memo read here: most cells are in it, and a call per cell
             # costs as much as the look-up
@@ -463,11 +484,26 @@ def layout(hands: tuple[tuple[int, tuple[bool, bool, bool, bool]], ...]) -> Layo
     return Layout(hands)
 
 
-def combine(rows: np.ndarray, layout: Layout) -> Combined:
-    """Combine a batch of hands' suit rows (B, 4) over the splits of ``layout``."""
-    # four adds: ``sum(axis=1)`` over a short axis costs three times as much
-    parts = STORE.dist[rows].ravel()[layout.pos]
-    return Combined(layout, rows, parts[0] + parts[1] + parts[2] + parts[3])
+def cells(layout: Layout, template: Sequence[Sequence[int]]) -> np.ndarray:
+    """The cells of ``layout``'s splits (its ``pos``) as positions in a block of variant
+    rows, ``variant · SLOTS + slot``, hand ``j``'s suit ``s`` being variant
+    ``template[j][s]``: a batch whose hands share suit rows gathers each row once."""
+    pos = layout.pos
+    hand, cell = pos // (4 * SLOTS), pos % (4 * SLOTS)
+    return np.array(template, np.intp).reshape(-1, 4)[hand, cell // SLOTS] * SLOTS \
+        + cell % SLOTS
+
+
+def combine(rows: Sequence[int], template: Sequence[Sequence[int]], at: np.ndarray,
+            layout: Layout) -> Combined:
+    """Combine a batch of hands over the splits of ``layout``: ``rows`` the store rows of
+    its suit variants, ``template`` each hand's variant per suit, ``at`` their ``cells``."""
+    # four adds, in place: ``sum(axis=0)`` over a short axis costs three times as much
+    parts = STORE.dist.take(rows, axis=0).ravel().take(at)
+    total = parts[0] + parts[1]
+    total += parts[2]
+    total += parts[3]
+    return Combined(layout, rows, template, total)
 
 
 def standard_distance(key34: bytes, groups: int, families: Sequence[str]) -> int:
@@ -475,7 +511,9 @@ def standard_distance(key34: bytes, groups: int, families: Sequence[str]) -> int
     if groups < 0:
         return INF
     rows = STORE.rows([(f, key34[lo:hi]) for f, (lo, hi) in zip(families, SUIT_SLICES)])
-    return int(combine(np.array([rows]), Layout([(groups, (False,) * 4)])).dist[0])
+    one = Layout([(groups, (False,) * 4)])
+    template = ((0, 1, 2, 3),)
+    return int(combine(rows, template, cells(one, template), one).dist[0])
 
 
 def seven_pairs_distance(key34: bytes) -> int:

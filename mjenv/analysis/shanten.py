@@ -22,6 +22,7 @@ from mjenv.analysis.tables import (
     KNIT_BEST,
     KNIT_PAIR,
     KNIT_ROW_ID,
+    KNIT_TOGGLES,
     BlocksT,
     cached,
     pareto,
@@ -162,26 +163,34 @@ def knitted_masks(counts: Sequence[int]) -> tuple[int, int, int]:
     return _knitted_masks(counts_key(counts))
 
 
+# count → binary digit: held twice or more
+_TWICE = bytes.maketrans(bytes(range(5)), b"00111")
+
+
 @cached(1 << 15)
 def _knitted_masks(key: bytes) -> tuple[int, int, int]:
     ranks = [suit_rank_mask(key[9 * s:9 * s + 9]) for s in range(3)]
     rows = [KNIT_ROW_ID[m] for m in ranks]
     honors = 7 - key[27:].count(0)
     base = _cover(*rows, honors)
-    need = surplus = 0
+    # a kind held twice or more is surplus: one copy less leaves the ranks held as they are
+    surplus = int(key[:27].translate(_TWICE)[::-1], 2)
+    need = 0
     for s in range(3):
-        for r in range(9):
-            t = 9 * s + r
-            if key[t] >= 2:
-                surplus |= 1 << t
-                continue
-            probe = list(rows)
-            probe[s] = KNIT_ROW_ID[ranks[s] ^ (1 << r)]
-            cover = _cover(*probe, honors)
-            if key[t] and cover == base:
-                surplus |= 1 << t
-            elif not key[t] and cover > base:
-                need |= 1 << t
+        held, shift = ranks[s], 9 * s
+        twice = surplus >> shift
+        probe = list(rows)
+        # the ranks whose toggle gives the same row id share one probe of the cover; the
+        # suit's own id leaves it as it is
+        for row, toggled in KNIT_TOGGLES[held]:
+            cover = base
+            if row != rows[s]:
+                probe[s] = row
+                cover = _cover(*probe, honors)
+            if cover == base:
+                surplus |= (toggled & held & ~twice) << shift
+            elif cover > base:
+                need |= (toggled & ~held) << shift
     fewer, more = _cover(*rows, honors - 1), _cover(*rows, honors + 1)
     for t in range(27, 34):
         if key[t] >= 2 or key[t] and fewer == base:

@@ -326,15 +326,21 @@ def _knit_tables() -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...],
 # KNIT_ROW_ID[mask] → row id; KNIT_PAIR[id_m][id_p] → pair id;
 # KNIT_BEST[pair id][id_s] → most held number tiles in a knitted number part of 7, 8, 9 tiles.
 KNIT_ROW_ID, KNIT_PAIR, KNIT_BEST = _knit_tables()
+# KNIT_TOGGLES[mask] → (row id, rank bits): the ranks whose toggle in ``mask`` gives that row id,
+# grouped, so that the knitted masks probe the cover once per distinct id
+KNIT_TOGGLES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((row, sum(1 << r for r in range(9) if KNIT_ROW_ID[m ^ 1 << r] == row))
+          for row in dict.fromkeys(KNIT_ROW_ID[m ^ 1 << r] for r in range(9)))
+    for m in range(512))
+
+
+_HELD_DIGIT = bytes.maketrans(bytes(range(5)), b"01111")
 
 
 def suit_rank_mask(key: bytes) -> int:
-    """The ranks a number suit's counts hold, as bits."""
-    mask = 0
-    for r, c in enumerate(key):
-        if c:
-            mask |= 1 << r
-    return mask
+    """The ranks a number suit's counts hold, as bits (the counts read as one binary
+    number, the first rank lowest)."""
+    return int(key.translate(_HELD_DIGIT)[::-1], 2)
 
 
 @cached(_CACHE)
