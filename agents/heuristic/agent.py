@@ -34,7 +34,7 @@ from agents.base import BaseAgent
 from agents.heuristic.defence import threats, tile_dangers
 from agents.heuristic.evaluator import Discard, Evaluator
 from agents.heuristic.params import HeuristicParams, default
-from agents.heuristic.models import (LIVE_WALL, ready_probability, risk,
+from agents.heuristic.models import (LIVE_WALL, field, ready_probability, risk,
                                      win_probability)
 from agents.heuristic.tables import INF
 from mjenv.game.actions import Action
@@ -111,17 +111,16 @@ class HeuristicAgent(BaseAgent):
             # worth nothing, and the least risk decides
             loss = risk(view, p.risk, tiles, p.ready_floor)
             return self._best([(-x, a) for x, a in zip(loss, discards)])
-        penalty, loss = self._defence(view, tiles, evals, len(melds)) if p.defence else \
-            (None, None)
         options = []
-        for j, a in enumerate(discards):
+        for a in discards:
             e = evals[a.tile]
             u = -e.dist + p.ukeire_weight * math.log1p(e.weight)
             if p.value_weight and e.dist < INF:
                 u += p.value_weight * math.log(max(self._points(e), least) / least)
-            if penalty is not None:
-                u -= penalty[j]
             options.append((u, a))
+        loss = None
+        if p.defence:
+            options, loss = self._defence(view, tiles, evals, len(melds), options)
         tied = self._best(options)
         if p.defence and p.defence_model == "risk" and len(options) > 1:
             tied = self._safest(view, options, tiles, tied, loss)
@@ -146,12 +145,12 @@ class HeuristicAgent(BaseAgent):
         return win_probability(p.win, best.dist, accept, progress, melds) < p.fold_below
 
     def _safest(self, view: PlayerView, options: list[tuple[float, Action]],
-                tiles: Sequence[int], tied: list[Action], loss: list[float] | None
+                tiles: Sequence[int], tied: list[Action], loss: list[float | None] | None
                 ) -> list[Action]:
         """Among the discards within ``safe_margin`` of the best utility, the least risky
-        (``models.risk``; ``loss``, of every discard, where the defence penalty already
-        measured it), best utility first: safety bought at no more than that margin of
-        offence. Where no discard in reach is riskier than another, ``tied`` unchanged."""
+        (``models.risk``; ``loss``, where the defence penalty already measured it: of every
+        discard within reach), best utility first: safety bought at no more than that margin
+        of offence. Where no discard in reach is riskier than another, ``tied`` unchanged."""
         p = self.params
         best = max(u for u, _ in options)
         near = [j for j, (u, _) in enumerate(options) if u >= best - p.safe_margin - 1e-9]
@@ -170,33 +169,50 @@ class HeuristicAgent(BaseAgent):
         return e.points if e.ready else self.params.gain[0] + self.params.gain[1] * e.points
 
     def _defence(self, view: PlayerView, tiles: Sequence[int], evals: dict[int, Discard],
-                 melds: int) -> tuple[list[float], list[float] | None]:
-        """Each discard's defence penalty, in tiles of distance, and the risk of each
-        (``models.risk``) where it was measured (for ``_safest``).
+                 melds: int, options: list[tuple[float, Action]]
+                 ) -> tuple[list[tuple[float, Action]], list[float | None] | None]:
+        """``options`` (utility, discard) less each discard's defence penalty, in tiles of
+        distance, and the risk (``models.risk``) of the discards where it was measured (for
+        ``_safest``; None elsewhere).
 
         v1: λ · Σ threat × danger (``defence.py``), λ = ``defence_weight`` × the best
         distance (capped at 4), applied only once some threat exceeds the base threat.
         ``"risk"``: ``risk_weight`` × the expected extra loss of dealing in (``models.risk``,
         points) over what the hand left by the discard stands to win — P(win) · 3 · points,
         at least ``stake_floor`` — so a far or cheap hand folds and a valuable ready one
-        pushes."""
+        pushes. A penalty only lowers a utility, so it is measured best-first: once the
+        discards measured include one of utility ``u`` after its penalty, a discard whose
+        utility before any penalty is below ``u − safe_margin`` can be neither the best nor
+        within the safe band, and keeps its utility unmeasured (most of a turn's discards)."""
         p = self.params
         if p.defence_model == "v1":
             threat = threats(view, p.danger)
             if max(threat) <= p.danger.base_threat + 1e-9:
-                return [0.0] * len(tiles), None
+                return options, None
             danger = tile_dangers(view, threat, p.danger, tiles)
             lam = p.defence_weight * min(min(e.dist for e in evals.values()), 4.0)
-            return [lam * danger[t] for t in tiles], None
+            return [(u - lam * danger[t], a) for (u, a), t in zip(options, tiles)], None
         if p.risk_weight == 0:
-            return [0.0] * len(tiles), None
-        loss = risk(view, p.risk, tiles, p.ready_floor)
-        if not any(loss):
-            return [0.0] * len(tiles), loss
+            return options, None
+        known = field(view, p.risk, p.ready_floor)
+        if not known.seats:
+            return options, [0.0] * len(tiles)
         progress = 1.0 - view.live_wall_left / LIVE_WALL
-        stakes = [3.0 * self._points(e) * win_probability(p.win, e.dist, e.weight, progress, melds)
-                  if e.dist < INF else 0.0 for e in (evals[t] for t in tiles)]
-        return [p.risk_weight * x / max(s, p.stake_floor) for x, s in zip(loss, stakes)], loss
+        out = list(options)
+        loss: list[float | None] = [None] * len(tiles)
+        reach = max(u for u, _ in options)
+        while todo := [j for j, (u, _) in enumerate(options)
+                       if loss[j] is None and u >= reach - p.safe_margin - 1e-9]:
+            for j, x in zip(todo, risk(view, p.risk, [tiles[j] for j in todo], p.ready_floor,
+                                       known)):
+                e = evals[tiles[j]]
+                stake = 3.0 * self._points(e) * win_probability(
+                    p.win, e.dist, e.weight, progress, melds) if e.dist < INF else 0.0
+                u, a = options[j]
+                out[j] = (u - p.risk_weight * x / max(stake, p.stake_floor), a)
+                loss[j] = x
+            reach = max(u for (u, _), x in zip(out, loss) if x is not None)
+        return out, loss
 
     def _threat(self, view: PlayerView) -> float:
         """The most threatening opponent's threat: v1's 0–1 score, or P(ready) from the

@@ -234,13 +234,22 @@ def ready_probability(view: PlayerView, model: RiskModel, seat: int) -> float:
     return _logistic(model.ready, opponent_features(view, seat))
 
 
-def deal_in(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float = 0.0
-            ) -> tuple[list[list[float]], list[float]]:
-    """(P(seat o wins on t), per seat a list over ``tiles`` — 0 for the viewer, for tiles that
-    passed ``o`` and for opponents less than ``least`` likely to be ready — and the expected
-    points of such a win per seat)."""
-    prob = [[0.0] * len(tiles) for _ in range(4)]
-    points = [0.0] * 4
+@dataclass(frozen=True)
+class Field:
+    """What the risk of a discard needs to know of the opponents at least ``least`` likely
+    to be ready, measured once per decision and then asked tile by tile: their seats, features
+    and P(ready), the kinds that passed each one's unchanged hand, the points of each one's
+    win."""
+
+    seats: tuple[int, ...]
+    opps: tuple[list[float], ...]
+    ready: tuple[float, ...]
+    passed: tuple[set[int], ...]
+    points: tuple[float, ...]
+
+
+def field(view: PlayerView, model: RiskModel, least: float = 0.0) -> Field:
+    """The ``Field`` of ``view``'s opponents under ``model``."""
     seats, opps, ready = [], [], []
     for o in range(4):
         if o != view.seat:
@@ -251,25 +260,40 @@ def deal_in(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: flo
                 opps.append(opp)
                 ready.append(r)
     if not seats:
-        return prob, points
-    rows = tile_features(view, seats, tiles, opps)
+        return Field((), (), (), (), ())
     order = discard_order(view) or []
-    for i, o in enumerate(seats):
-        passed = passed_tiles(view, o, order)
-        prob[o] = [ready[i] * _logistic(model.tile, x) * (t not in passed)
+    return Field(tuple(seats), tuple(opps), tuple(ready),
+                 tuple(passed_tiles(view, o, order) for o in seats),
+                 tuple(max(sum(map(mul, model.value, opp)), float(view.rules.min_points))
+                       for opp in opps))
+
+
+def deal_in(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float = 0.0,
+            known: Field | None = None) -> tuple[list[list[float]], list[float]]:
+    """(P(seat o wins on t), per seat a list over ``tiles`` — 0 for the viewer, for tiles that
+    passed ``o`` and for opponents less than ``least`` likely to be ready — and the expected
+    points of such a win per seat). ``known``: the view's ``field``, where already measured."""
+    prob = [[0.0] * len(tiles) for _ in range(4)]
+    points = [0.0] * 4
+    f = known if known is not None else field(view, model, least)
+    if not f.seats:
+        return prob, points
+    rows = tile_features(view, f.seats, tiles, f.opps)
+    for i, o in enumerate(f.seats):
+        passed = f.passed[i]
+        prob[o] = [f.ready[i] * _logistic(model.tile, x) * (t not in passed)
                    for t, x in zip(tiles, rows[i])]
-        points[o] = max(sum(map(mul, model.value, opps[i])),
-                        float(view.rules.min_points))
+        points[o] = f.points[i]
     return prob, points
 
 
-def risk(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float = 0.0
-         ) -> list[float]:
+def risk(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float = 0.0,
+         known: Field | None = None) -> list[float]:
     """Expected extra loss, in points, of discarding each of ``tiles``: the chance it wins for
     some seat times what a discarder pays beyond a bystander's 6 (``3P − 18``); opponents
-    less than ``least`` likely to be ready are left out. The final discard (the live wall
-    empty) adds 河底捞鱼 to such a win."""
-    prob, points = deal_in(view, model, tiles, least)
+    less than ``least`` likely to be ready are left out (``known``: their ``field``, where
+    already measured). The final discard (the live wall empty) adds 河底捞鱼 to such a win."""
+    prob, points = deal_in(view, model, tiles, least, known)
     extra = YAKU["hedi"].points if view.live_wall_left == 0 else 0
     loss = [0.0] * len(tiles)
     for row, pts in zip(prob, points):
