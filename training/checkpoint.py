@@ -3,7 +3,10 @@
 A training checkpoint is a policy file (``agents.ppo``: header, SHA-256, payload with the
 network, the observation/action encoding signature and the ``RuleConfig``) plus the training
 state: optimizer, learner RNG (numpy minibatch shuffles, torch), opponent pool, update counter,
-global step, the run's ``Args`` and the weights it started from (if it did). It is written
+global step, the run's ``Args``, the weights it started from (if it did) and its *history*: the
+rows of ``progress.csv`` and the best policy so far (``best.pt``'s update and weights, in
+float16 like the pool's). The history makes the one file enough to carry a run to a new
+machine: a resume there writes ``progress.csv`` and ``best.pt`` back from it. It is written
 atomically at update boundaries (temporary file + ``os.replace``), so a killed run leaves the
 last complete checkpoint. Loading refuses —
 with a ``CheckpointError`` (a ``ValueError``) that says why — files that are not checkpoints,
@@ -48,12 +51,14 @@ def save_training_checkpoint(path: str | os.PathLike, *, net: PolicyNet,
                              args: dict[str, Any], update: int, global_step: int,
                              rng: np.random.Generator, pool,
                              behaviour: dict[str, Any] | None = None,
-                             reference: dict[str, torch.Tensor] | None = None) -> None:
+                             reference: dict[str, torch.Tensor] | None = None,
+                             history: dict[str, Any] | None = None) -> None:
     """``behaviour``: the version and weights of the rollout in flight (overlapped runs), so
     that a resumed run plays it again exactly as the uninterrupted run did. ``reference``: the
     weights the run started from (``--init-from`` or BC), the policy ``--kl-ref-coef`` keeps it
     near — stored (a policy's size, about 1 MB) rather than named, so a resume needs no other
-    file and cannot pick up one that changed since."""
+    file and cannot pick up one that changed since. ``history``: ``{"progress": rows,
+    "best": {"update", "model"} or None}`` (see the module docstring)."""
     payload = policy_payload(net, rules, meta={"update": update, "global_step": global_step})
     payload.update(
         optimizer=optimizer.state_dict(),
@@ -61,6 +66,7 @@ def save_training_checkpoint(path: str | os.PathLike, *, net: PolicyNet,
         pool=pool.state(),
         behaviour=behaviour,
         reference=reference,
+        history=history,
         update=int(update),
         global_step=int(global_step),
         args=dict(args),

@@ -319,10 +319,13 @@ def annealed_kl_ref_coef(args: Args, global_step: int) -> float:
 class RunLog:
     """The same scalars to ``progress.csv`` (one row per update) and TensorBoard."""
 
-    def __init__(self, out: Path, resume_update: int | None) -> None:
+    def __init__(self, out: Path, resume_update: int | None,
+                 rows: list[dict[str, Any]] | None = None) -> None:
+        """``rows``: the resumed run's rows as its checkpoint holds them (its history), which
+        replace the file's; without them (older checkpoints) the file's are kept."""
         self.path = out / "progress.csv"
-        self.rows: list[dict[str, Any]] = []
-        if resume_update is not None and self.path.exists():
+        self.rows: list[dict[str, Any]] = list(rows or [])
+        if resume_update is not None and rows is None and self.path.exists():
             with open(self.path, newline="") as f:
                 # rows written after the checkpoint belong to the lost part of the run
                 self.rows = [r for r in csv.DictReader(f) if int(r["update"]) <= resume_update]
@@ -458,7 +461,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
     from training.checkpoint import (adopt_network, load_init_checkpoint,
                                      load_training_checkpoint, save_training_checkpoint)
     from training.rundir import prepare_run_dir
-    from training.selfplay import OpponentPool, RolloutWorkers
+    from training.selfplay import OpponentPool, RolloutWorkers, half_weights
 
     given = explicit_fields(args, given)
     state = init = None
@@ -538,17 +541,27 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
     if args.kl_ref_coef > 0:
         reference = build_net(config, start).to(device).eval().requires_grad_(False)
 
-    log = RunLog(out, update0 if state is not None else None)
+    history = state.get("history") if state is not None else None
+    log = RunLog(out, update0 if state is not None else None,
+                 None if history is None else history["progress"])
     bar = Progress(args.total_steps, global_step) if progress else None
     last_eval = ""
 
     best_path = out / "best.pt"
+    # the best policy's update and float16 weights, kept in the checkpoint's history
+    best = None if history is None else history["best"]
+    if best is not None and not best_path.exists():       # a run carried to a new machine
+        save_policy_file(best_path, build_net(config, best["model"]), rules,
+                         meta={"update": best["update"]})
+    elif best is None and state is not None and best_path.exists():   # an older checkpoint
+        stored = read_checkpoint_file(best_path)
+        best = {"update": int(stored["meta"]["update"]), "model": half_weights(stored["model"])}
 
     def run_evals(update: int) -> dict[str, float]:
         """The greedy policy against each ``--eval-vs`` field and against the run's best policy
         (``best.pt``), on the same deals every time; it becomes the best when it beats the best
         on average (the first evaluation's weights are the first best)."""
-        nonlocal last_eval
+        nonlocal last_eval, best
         scalars: dict[str, float] = {}
         for spec in args.eval_specs():
             res = evaluate_policy(net, rules, spec, args.eval_deals, seed=args.seed,
@@ -561,6 +574,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
             scalars["eval/vs_best"], scalars["eval/vs_best_ci95"] = res["mean"], res["ci95"]
         if not best_path.exists() or scalars["eval/vs_best"] > 0:
             save_policy_file(best_path, net, rules, meta={"update": update})
+            best = {"update": update, "model": half_weights(net.state_dict())}
         scalars["eval/best_update"] = float(read_checkpoint_file(best_path)["meta"]["update"])
         last_eval = "".join(f" vs {k[len('eval/vs_'):]} {v:+.2f}" for k, v in scalars.items()
                             if k.startswith("eval/vs_") and not k.endswith("_ci95"))
@@ -630,7 +644,8 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
                     save_training_checkpoint(ckpt_path, net=net, optimizer=optimizer, rules=rules,
                                              args=dataclasses.asdict(args), update=update,
                                              global_step=global_step, rng=rng, pool=pool,
-                                             behaviour=in_flight, reference=start)
+                                             behaviour=in_flight, reference=start,
+                                             history={"progress": log.rows, "best": best})
                 if bar is not None:
                     bar.show(update, global_step, scalars["charts/SPS"],
                              f"kl {readable(stats['approx_kl'])} "

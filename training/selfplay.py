@@ -113,6 +113,13 @@ def parse_fixed_opponents(text: str) -> tuple[tuple[str, float], ...]:
     return tuple(out)
 
 
+def half_weights(state_dict: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """A copy of ``state_dict`` with its floating-point tensors in float16 (half the bytes of a
+    checkpoint's stored policies; ``load_state_dict`` brings them back to float32)."""
+    return {k: v.detach().cpu().to(torch.float16) if v.is_floating_point()
+            else v.detach().cpu().clone() for k, v in state_dict.items()}
+
+
 class OpponentPool:
     """Frozen snapshots of past weights, oldest dropped first once ``size`` is reached. The
     floating-point weights are kept in float16: the pool is most of a run's checkpoint, and an
@@ -127,9 +134,7 @@ class OpponentPool:
     def add(self, update: int, state_dict: dict[str, torch.Tensor]) -> None:
         if self.size == 0:
             return
-        self.snapshots.append((update, {k: v.detach().cpu().to(torch.float16)
-                                        if v.is_floating_point() else v.detach().cpu().clone()
-                                        for k, v in state_dict.items()}))
+        self.snapshots.append((update, half_weights(state_dict)))
         del self.snapshots[:-self.size]
 
     def state(self) -> dict[str, Any]:

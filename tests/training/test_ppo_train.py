@@ -103,6 +103,32 @@ def test_resume_gives_the_same_next_update(tmp_path, overlap, kl, oracle):
     assert all(math.isfinite(float(r["losses/value_loss"])) for r in ra)
 
 
+def test_a_run_carried_in_its_checkpoint_alone_gets_its_curve_and_best_back(tmp_path):
+    # a new machine holds only the run's latest.pt: progress.csv and best.pt come back from it
+    args = tiny_args(tmp_path / "run", total_steps=10**6, num_steps=256, eval_every=1,
+                     eval_deals=1)
+    train(args, progress=False, stop_after=2)
+    run = tmp_path / "run"
+    with open(run / "progress.csv") as f:
+        before = list(csv.DictReader(f))
+    best = read_checkpoint_file(run / "best.pt")
+    carried = tmp_path / "carried"
+    carried.mkdir()
+    (run / "latest.pt").rename(carried / "latest.pt")
+    resumed = tiny_args(carried, resume=True, total_steps=10**6, num_steps=256)
+    train(resumed, given={"out", "resume"}, progress=False, stop_after=1)
+    with open(carried / "progress.csv") as f:
+        after = list(csv.DictReader(f))
+    assert [int(r["update"]) for r in after] == [0, 1, 2, 3]
+    assert after[:3] == before
+    # the best came back (float16 weights) and was played against at update 3
+    restored = read_checkpoint_file(carried / "best.pt")
+    assert restored["meta"]["update"] == best["meta"]["update"]
+    for key, value in best["model"].items():
+        assert torch.equal(restored["model"][key], value.to(torch.float16).to(value.dtype)), key
+    assert after[3]["eval/vs_best"] != ""
+
+
 def test_oracle_critic_starts_from_plain_weights_and_keeps_its_network(tmp_path):
     from agents.ppo import NetConfig, build_net, save_policy_file
     from mjenv.env.observation import NUM_PLANES
