@@ -170,12 +170,12 @@ class Evaluator:
         from mjenv.analysis import wait_kinds
         from mjenv.scoring import WinContext, score
         hand = [t for t in range(34) for _ in range(counts[t])]
+        contexts = [WinContext(tsumo=tsumo, seat_wind=view.seat_wind,
+                               round_wind=view.round_wind) for tsumo in (False, True)]
         out = []
         for w in wait_kinds(counts, melds):
             points = []
-            for tsumo in (False, True):
-                ctx = WinContext(tsumo=tsumo, seat_wind=view.seat_wind,
-                                 round_wind=view.round_wind)
+            for ctx in contexts:
                 try:
                     points.append(score(hand, w, melds, ctx).points)
                 except ValueError:

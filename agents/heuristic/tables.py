@@ -231,8 +231,11 @@ def _join(stack: _Stack, fams: Sequence[int], keys: Sequence[bytes]) -> np.ndarr
     """Distance per slot, (B, SLOTS), of suit keys of the stack's ``fams``: per slot the
     least sum of a left and a right half entry over the slot's join positions."""
     rows = [_halves_of(stack, f, k) for f, k in zip(fams, keys)]
-    left, right = [li for li, _ in rows], [ri for _, ri in rows]
-    total = stack.dist[0][left][:, stack.join[0]] + stack.dist[1][right][:, stack.join[1]]
+    left = np.array([li for li, _ in rows], np.intp)
+    right = np.array([ri for _, ri in rows], np.intp)
+    # ``take`` with index arrays, the sum in place: half the time of two fancy indexings
+    total = stack.dist[0].take(left, 0).take(stack.join[0], 1)
+    total += stack.dist[1].take(right, 0).take(stack.join[1], 1)
     return np.minimum(np.minimum.reduce(total, axis=1), INF)     # .min: a Python wrapper
 
 
