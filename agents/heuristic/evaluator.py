@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
-from agents.heuristic.plans import (Plan, PlanEval, PlanList, candidate_plans, full_bits,
-                                    held_bits, meld_key)
+from agents.heuristic.plans import (ALL34, Plan, PlanEval, PlanList, candidate_plans,
+                                    full_bits, held_bits, meld_key)
 from agents.heuristic.tables import INF, STORE
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
@@ -282,10 +282,16 @@ class Evaluator:
         behind = None                     # (value, plan, surplus) of the near plans, on demand
         if any(v < step - 1e-9 for v, _ in near):
             behind = [(v, i, ev.bits(i)[1]) for v, i in near]
-        plain = []                        # the plain shapes that a discard may leave ready
+        # the kinds whose discard may leave a plain shape ready (one tile from complete):
+        # every kind where one is complete, the surplus of those one tile away
+        ready = 0
         if p.value_planning:
-            plain = [(dist[i], ev.bits(i)[1] if dist[i] == 1 else 0) for i in adm.plain
-                     if dist[i] <= 1]
+            for i in adm.plain:
+                if dist[i] < 1:
+                    ready = ALL34
+                    break
+                if dist[i] == 1:
+                    ready |= ev.bits(i)[1]
         out: dict[int, Discard] = {}
         for t in tiles:
             bit = 1 << t
@@ -294,7 +300,7 @@ class Evaluator:
                 d = min([d] + [v for v, _, sp in behind if sp & bit])
             d, w = float(d), 0.0
             pts = 0.0
-            if plain and min(pd + (0 if pd < 1 or sp & bit else 1) for pd, sp in plain) <= 1:
+            if ready & bit:
                 counts[t] -= 1
                 w, pts = self.wait_value(counts, melds, view)
                 counts[t] += 1

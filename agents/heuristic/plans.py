@@ -245,12 +245,12 @@ class PlanList:
         vrows: tuple[int, ...] = ()
         if len(_SUIT_ROWS) > 1 << 15:
             _SUIT_ROWS.clear()
-        for s, (lo, hi) in enumerate(SUIT_SLICES):
+        generation = STORE.generation
+        for ask, (lo, hi), items in zip(self.asks, SUIT_SLICES, self.by_suit):
             sub = key[lo:hi]
-            hit = _SUIT_ROWS.get((self.asks[s], sub))
-            if hit is None or hit[0] != STORE.generation:
-                items = self.by_suit[s]
-                hit = _SUIT_ROWS[(self.asks[s], sub)] = (STORE.generation, tuple(STORE.rows(
+            hit = _SUIT_ROWS.get((ask, sub))
+            if hit is None or hit[0] != generation:
+                hit = _SUIT_ROWS[(ask, sub)] = (generation, tuple(STORE.rows(
                     [(family, _rest(sub, ranks) if ranks else sub) for family, ranks in items])))
             vrows += hit[1]
         dist = [INF] * len(self.plans)
@@ -261,10 +261,10 @@ class PlanList:
             for i, d in zip(self.std, comb.dist.tolist()):
                 dist[i] = d
             if self.forced:
-                absent = ALL34 & ~held_bits(counts)
+                absent = ALL34 & ~_kinds(key, _HELD_DIGIT)
                 for j, i, bits in self.forced:
                     lack = lacking[j] = bits & absent
-                    if dist[i] < INF:
+                    if lack and dist[i] < INF:
                         dist[i] += lack.bit_count()
         for i in self.pairs:
             if self.groups == 4:
@@ -273,7 +273,7 @@ class PlanList:
             dist[i] = 14 - knitted_cover(key)
         five_rows = []
         for i in self.five:
-            five_rows.append(tuple(vrows[v] for v in self.five_rows[i]))
+            five_rows.append(tuple([vrows[v] for v in self.five_rows[i]]))
             dist[i] = _five_doors(counts, melds, five_rows[-1], masks=False)[0]
         state = (tuple(dist), *((vrows, comb.total, comb.dist) if comb else (None,) * 3),
                  tuple(lacking), tuple(five_rows))
