@@ -116,12 +116,20 @@ class _Admitted:
     plain: tuple[int, ...]
 
 
+# Per parameter set, (plan list serial, min_points, hard_only) → its ``_Admitted``.
+_ADMITTED: dict[EvalParams, _Memo] = {}
+
+
 class Evaluator:
     """The evaluators of one parameter set (see the module docstring)."""
 
     def __init__(self, params: EvalParams) -> None:
         self.params = params
-        self._admitted = _Memo()
+        # shared by the evaluators of equal parameters: a harness makes new agents for every
+        # run of hands, and each made its own again for every plan list
+        if params not in _ADMITTED and len(_ADMITTED) >= 64:
+            _ADMITTED.clear()
+        self._admitted = _ADMITTED.setdefault(params, _Memo())
 
     @staticmethod
     def begin() -> None:
