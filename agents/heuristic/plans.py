@@ -242,17 +242,25 @@ class PlanList:
     def evaluate(self, counts: Sequence[int], melds: Sequence[Meld]) -> "PlanEval":
         """Every plan on concealed ``counts`` (the distances now, the masks on demand)."""
         key = bytes(counts)
-        vrows: tuple[int, ...] = ()
         if len(_SUIT_ROWS) > 1 << 15:
             _SUIT_ROWS.clear()
         generation = STORE.generation
-        for ask, (lo, hi), items in zip(self.asks, SUIT_SLICES, self.by_suit):
-            sub = key[lo:hi]
-            hit = _SUIT_ROWS.get((ask, sub))
-            if hit is None or hit[0] != generation:
-                hit = _SUIT_ROWS[(ask, sub)] = (generation, tuple(STORE.rows(
-                    [(family, _rest(sub, ranks) if ranks else sub) for family, ranks in items])))
-            vrows += hit[1]
+        suits = [(ask, key[lo:hi]) for ask, (lo, hi) in zip(self.asks, SUIT_SLICES)]
+        found = [_SUIT_ROWS.get(k) for k in suits]
+        missing = [s for s, hit in enumerate(found) if hit is None or hit[0] != generation]
+        if missing:
+            # the suits not seen before asked of the store in one batch (a new plan list
+            # misses in every suit)
+            wanted = [(family, _rest(sub, ranks) if ranks else sub)
+                      for s in missing for sub in (suits[s][1],)
+                      for family, ranks in self.by_suit[s]]
+            rows = STORE.rows(wanted)
+            at = 0
+            for s in missing:
+                n = len(self.by_suit[s])
+                found[s] = _SUIT_ROWS[suits[s]] = (generation, tuple(rows[at:at + n]))
+                at += n
+        vrows: tuple[int, ...] = found[0][1] + found[1][1] + found[2][1] + found[3][1]
         dist = [INF] * len(self.plans)
         comb = None
         lacking = [0] * len(self.std)
