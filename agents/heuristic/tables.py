@@ -141,9 +141,10 @@ class _Stack:
     cost; ``bits``, the need, surplus and per-rank cond bits packed in one integer (fields
     as wide as the half has ranks: need, surplus, then cond rank by rank), so that one
     gather reads what six did. ``index[h]``: a half key's row within its family's block.
-    ``join``: per side, the flat position of each (join position, whole-suit slot), each
+    ``join``: per side, the flat position of each (whole-suit slot, join position), each
     slot's list padded with repeats of its first position (a repeat leaves the minimum as it
-    is); ``parts[slot]``: the same positions of one slot unpadded, per side."""
+    is), the positions last so that a minimum over them reads contiguous memory;
+    ``parts[slot]``: the same positions of one slot unpadded, per side."""
 
     cut: int
     ranks: int
@@ -214,7 +215,7 @@ def _stack(honors: bool, loose: bool) -> _Stack:
     padded = np.array([j + j[:1] * (most - len(j)) for j in join], np.intp)  # (slot, most, 2)
     stacked = [tuple(np.concatenate(parts[half][j]) for half in range(2)) for j in range(2)]
     return _Stack(cut, n, FAMILIES, *stacked, tuple(index),
-                  (padded[:, :, 0].T.copy(), padded[:, :, 1].T.copy()),
+                  (padded[:, :, 0].copy(), padded[:, :, 1].copy()),
                   tuple((np.array([l for l, _ in j], np.intp), np.array([r for _, r in j], np.intp))
                         for j in join))
 
@@ -233,10 +234,11 @@ def _join(stack: _Stack, fams: Sequence[int], keys: Sequence[bytes]) -> np.ndarr
     rows = [_halves_of(stack, f, k) for f, k in zip(fams, keys)]
     left = np.array([li for li, _ in rows], np.intp)
     right = np.array([ri for _, ri in rows], np.intp)
-    # ``take`` with index arrays, the sum in place: half the time of two fancy indexings
+    # ``take`` with index arrays, the sum in place: half the time of two fancy indexings;
+    # (B, SLOTS, positions), reduced over its contiguous last axis
     total = stack.dist[0].take(left, 0).take(stack.join[0], 1)
     total += stack.dist[1].take(right, 0).take(stack.join[1], 1)
-    return np.minimum(np.minimum.reduce(total, axis=1), INF)     # .min: a Python wrapper
+    return np.minimum(np.minimum.reduce(total, axis=2), INF)     # .min: a Python wrapper
 
 
 _ROOM_DIGIT = bytes.maketrans(bytes(range(5)), b"11110")
