@@ -270,14 +270,16 @@ def _slot_bits(stack: _Stack, fam: int, key: bytes, slot: int
         rn, rspare = (rv & rmask) << cut, rv >> m & rmask
         need |= ln | rn
         surplus |= lspare | rspare << cut
-        for r in range(cut):
-            if lspare >> r & 1:
-                cond[r] |= lv >> (2 + r) * cut & lmask | rn
-        for r in range(m):
-            if rspare >> r & 1:
-                cond[cut + r] |= (rv >> (2 + r) * m & rmask) << cut | ln
+        while lspare:                                    # the spare ranks, lowest first
+            r = (lspare & -lspare).bit_length() - 1
+            cond[r] |= lv >> (2 + r) * cut & lmask | rn
+            lspare &= lspare - 1
+        while rspare:
+            r = (rspare & -rspare).bit_length() - 1
+            cond[cut + r] |= (rv >> (2 + r) * m & rmask) << cut | ln
+            rspare &= rspare - 1
     room = int(key.translate(_ROOM_DIGIT)[::-1], 2)
-    return need & room, surplus, tuple(c & room for c in cond)
+    return need & room, surplus, tuple([c & room for c in cond])
 
 
 class SuitStore:
