@@ -245,22 +245,32 @@ class PlanList:
         if len(_SUIT_ROWS) > 1 << 15:
             _SUIT_ROWS.clear()
         generation = STORE.generation
-        suits = [(ask, key[lo:hi]) for ask, (lo, hi) in zip(self.asks, SUIT_SLICES)]
-        found = [_SUIT_ROWS.get(k) for k in suits]
-        missing = [s for s, hit in enumerate(found) if hit is None or hit[0] != generation]
+        vrows: tuple[int, ...] = ()
+        missing: list[tuple[int, int, bytes]] = []     # (suit, its first row, its key)
+        for s, ask, (lo, hi) in zip(range(4), self.asks, SUIT_SLICES):
+            sub = key[lo:hi]
+            hit = _SUIT_ROWS.get((ask, sub))
+            if hit is None or hit[0] != generation:
+                missing.append((s, len(vrows), sub))
+                vrows += (0,) * len(self.by_suit[s])
+            else:
+                vrows += hit[1]
         if missing:
-            # the suits not seen before asked of the store in one batch (a new plan list
-            # misses in every suit)
-            wanted = [(family, _rest(sub, ranks) if ranks else sub)
-                      for s in missing for sub in (suits[s][1],)
-                      for family, ranks in self.by_suit[s]]
+            # the suits not seen before, asked of the store in one batch (a new plan list
+            # misses in every suit), then put in place
+            wanted = []
+            for s, _, sub in missing:
+                for family, ranks in self.by_suit[s]:
+                    wanted.append((family, _rest(sub, ranks) if ranks else sub))
             rows = STORE.rows(wanted)
-            at = 0
-            for s in missing:
+            parts = list(vrows)
+            done = 0
+            for s, at, sub in missing:
                 n = len(self.by_suit[s])
-                found[s] = _SUIT_ROWS[suits[s]] = (generation, tuple(rows[at:at + n]))
-                at += n
-        vrows: tuple[int, ...] = found[0][1] + found[1][1] + found[2][1] + found[3][1]
+                got = parts[at:at + n] = rows[done:done + n]
+                _SUIT_ROWS[(self.asks[s], sub)] = (generation, tuple(got))
+                done += n
+            vrows = tuple(parts)
         dist = [INF] * len(self.plans)
         comb = None
         lacking = [0] * len(self.std)
