@@ -61,11 +61,14 @@ class HeuristicAgent(BaseAgent):
     def act(self, observation: np.ndarray | None, mask: np.ndarray, view: PlayerView) -> int:
         from mjenv.env.actions import legal_ids
         allowed = mask.tolist()         # one conversion, not a numpy scalar per action
-        ids = {a: aid for a, aid in zip(view.legal, legal_ids(view)) if allowed[aid]}
-        if not ids:
+        pairs = [(a, aid) for a, aid in zip(view.legal, legal_ids(view)) if allowed[aid]]
+        if not pairs:
             raise ValueError(f"heuristic agent: no legal action in the mask (seat {view.seat}, "
                              f"phase {view.phase})")
-        return ids[self.choose(view, tuple(ids))]
+        legal = tuple([a for a, _ in pairs])
+        # ``choose`` returns one of ``legal`` itself: ``index`` finds it by identity, where a
+        # dictionary hashed every action
+        return pairs[legal.index(self.choose(view, legal))][1]
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The chosen engine action among ``legal`` (a subset of ``view.legal``): one of its

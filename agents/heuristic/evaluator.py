@@ -253,8 +253,8 @@ class Evaluator:
     # --- discards -------------------------------------------------------------------------
 
     def discards(self, counts: list[int], melds: Sequence[Meld], view: PlayerView,
-                 tiles: Sequence[int], hard_only: bool = False, ukeire: str | None = "ties"
-                 ) -> dict[int, Discard]:
+                 tiles: Sequence[int], hard_only: bool = False, ukeire: str | None = "ties",
+                 least: bool = False) -> dict[int, Discard]:
         """Each discard of ``tiles`` from a hand holding one tile more than 13-equivalent.
 
         The distance after discarding ``t`` is, per plan, the plan's value now (distance plus
@@ -269,7 +269,11 @@ class Evaluator:
 
         Only the plans at the best value now need their surplus: a kind surplus to one keeps
         that value, any other kind costs one tile — unless a plan a fraction of a tile behind
-        keeps it (fractional penalties), or ties must be broken among such kinds."""
+        keeps it (fractional penalties), or ties must be broken among such kinds.
+
+        ``least`` (with ``ukeire=None``): only the least distance is wanted (``after_call``).
+        A discard the scorer decides is never below 1, so once some discard is at 1 or less
+        the waits of the later ones are not scored, and they are left out."""
         p = self.params
         serial, plist, adm = self.plans(melds, view.rules.min_points, hard_only)
         ev = plan_eval(serial, plist, counts, melds)
@@ -301,8 +305,11 @@ class Evaluator:
                 if dist[i] == 1:
                     ready |= ev.bits(i)[1]
         out: dict[int, Discard] = {}
+        low = float(INF)                  # the least distance so far (for ``least``)
         for t in tiles:
             bit = 1 << t
+            if least and ready & bit and low <= 1.0:
+                continue
             d = best_now if kept & bit else step
             if behind is not None and not kept & bit:
                 d = min([d] + [v for v, _, sp in behind if sp & bit])
@@ -314,6 +321,8 @@ class Evaluator:
                 counts[t] += 1
                 d = 1.0 if w > 0 else max(d, 2.0)
             out[t] = Discard(d, w, d == 1.0 and w > 0, pts)
+            if d < low:
+                low = d
         best_dist = min(e.dist for e in out.values())
         if ukeire == "ties" and sum(1 for e in out.values() if e.dist <= best_dist) > 1:
             todo = [t for t in tiles if out[t].dist <= best_dist and out[t].weight == 0.0
@@ -406,7 +415,8 @@ class Evaluator:
         if least >= 1 and not ready:
             return least
         tiles = [t for t in range(34) if after[t]]
-        evals = self.discards(after, new_melds, view, tiles, hard_only=True, ukeire=None)
+        evals = self.discards(after, new_melds, view, tiles, hard_only=True, ukeire=None,
+                              least=True)
         return min(e.dist for e in evals.values())
 
     def kan_keeps(self, view: PlayerView, kan: Action, counts: Sequence[int],

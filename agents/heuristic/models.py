@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from operator import mul
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from mjenv.game.view import PlayerView
 from mjenv.scoring import YAKU
@@ -261,12 +261,11 @@ def ready_probability(view: PlayerView, model: RiskModel, seat: int) -> float:
     return _logistic(model.ready, opponent_features(view, seat))
 
 
-@dataclass(frozen=True)
-class Field:
+class Field(NamedTuple):
     """What the risk of a discard needs to know of the opponents at least ``least`` likely
     to be ready, measured once per decision and then asked tile by tile: their seats, features
     and P(ready), the kinds that passed each one's unchanged hand, the points of each one's
-    win."""
+    win. A named tuple: made on every decision, where a frozen dataclass costs more."""
 
     seats: tuple[int, ...]
     opps: tuple[list[float], ...]
