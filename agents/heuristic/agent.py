@@ -115,11 +115,12 @@ class HeuristicAgent(BaseAgent):
             loss = risk(view, p.risk, tiles, p.ready_floor)
             return self._best([(-x, a) for x, a in zip(loss, discards)])
         options = []
+        ukeire_weight, value_weight = p.ukeire_weight, p.value_weight
         for a in discards:
             e = evals[a.tile]
-            u = -e.dist + p.ukeire_weight * math.log1p(e.weight)
-            if p.value_weight and e.dist < INF:
-                u += p.value_weight * math.log(max(self._points(e), least) / least)
+            u = -e.dist + ukeire_weight * math.log1p(e.weight)
+            if value_weight and e.dist < INF:
+                u += value_weight * math.log(max(self._points(e), least) / least)
             options.append((u, a))
         loss = None
         if p.defence:

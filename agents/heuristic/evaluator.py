@@ -284,13 +284,18 @@ class Evaluator:
                 return {t: Discard(float(INF), 0.0, False) for t in tiles}
             # no plan worth min_points left: play efficiency
             values = [(dist[i], i) for i, pl in enumerate(plist.plans) if pl.name == "free"]
-        best_now = min(values)[0]
+        best_now = min([v for v, _ in values])
         tie, step = best_now + 1e-9, best_now + 1.0
-        top = [(v, i, ev.bits(i)[1]) for v, i in values if v <= tie]
+        top: list[tuple[float, int, int]] = []      # (value, plan, surplus) at the best value
+        near: list[tuple[float, int]] = []           # (value, plan) up to a tile behind
         kept = 0
-        for _, _, sp in top:
-            kept |= sp
-        near = [(v, i) for v, i in values if tie < v <= step]
+        for v, i in values:
+            if v <= tie:
+                sp = ev.bits(i)[1]
+                top.append((v, i, sp))
+                kept |= sp
+            elif v <= step:
+                near.append((v, i))
         behind = None                     # (value, plan, surplus) of the near plans, on demand
         if any(v < step - 1e-9 for v, _ in near):
             behind = [(v, i, ev.bits(i)[1]) for v, i in near]
