@@ -434,8 +434,8 @@ class Combined:
             splits = self.layout.splits[j]
             if d < INF:
                 start = self.layout.starts[j]
-                splits = tuple(splits[k] for k in (
-                    self.total[start:start + len(splits)] == d).nonzero()[0].tolist())
+                splits = tuple([splits[k] for k in (
+                    self.total[start:start + len(splits)] == d).nonzero()[0].tolist()])
             else:
                 splits = ()
             rows = [self.rows[v] for v in self.template[j]]
@@ -443,9 +443,12 @@ class Combined:
             # the store's bits memo read here: most cells are in it, and a call per cell
             # costs as much as the look-up
             known, bits = STORE._bits.get, STORE.bits
-            used = self._used[j] = {
-                c: known((rows[c // SLOTS], c % SLOTS)) or bits(rows[c // SLOTS], c % SLOTS)
-                for c in {c for sp in splits for c in sp}}
+            used = self._used[j] = {}
+            for sp in splits:
+                for c in sp:
+                    if c not in used:
+                        row, slot = rows[c // SLOTS], c % SLOTS
+                        used[c] = known((row, slot)) or bits(row, slot)
         return self._splits[j], used
 
 
