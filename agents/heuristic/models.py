@@ -174,7 +174,7 @@ def passed_by(view: PlayerView, seats: Sequence[int],
         return [set() for _ in seats]
     ponds = view.ponds
     waiting = {seat: j for j, seat in enumerate(seats)}    # last discard from the hand ahead
-    out: list[set[int]] = [set()] * len(seats)
+    out: list[set[int]] = [set() for _ in seats]
     since: set[int] = set()                                # the tiles walked back over
     for s, i in reversed(order):
         pt = ponds[s][i]
