@@ -282,6 +282,10 @@ def _slot_bits(stack: _Stack, fam: int, key: bytes, slot: int
     return need & room, surplus, tuple([c & room for c in cond])
 
 
+# the row of a suit that must stay empty: nothing needed with no group and no pair there
+_EMPTY_ROW = np.array([0] + [INF] * (SLOTS - 1), np.int16)
+
+
 class SuitStore:
     """Rows of (family, suit key): the distance per slot, in one growing array so that a
     batch of plans gathers its rows with one index (missing rows are joined together, one
@@ -327,8 +331,7 @@ class SuitStore:
             self.index[(family, key)] = start + j
             base, _, variant = family.partition("/")
             if base == NONE:
-                self.dist[start + j] = INF
-                self.dist[start + j, 0] = 0
+                self.dist[start + j] = _EMPTY_ROW
             else:
                 groups.setdefault((len(key) == 7, variant == "loose"), []).append(j)
         self.keys += missing
