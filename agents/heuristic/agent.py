@@ -37,6 +37,7 @@ from agents.heuristic.params import HeuristicParams, default
 from agents.heuristic.models import (LIVE_WALL, field, ready_probability, risk,
                                      win_probability)
 from agents.heuristic.tables import INF
+from mjenv.env.actions import legal_ids
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
 
@@ -59,7 +60,6 @@ class HeuristicAgent(BaseAgent):
     # --- protocol -----------------------------------------------------------------------
 
     def act(self, observation: np.ndarray | None, mask: np.ndarray, view: PlayerView) -> int:
-        from mjenv.env.actions import legal_ids
         allowed = mask.tolist()         # one conversion, not a numpy scalar per action
         pairs = [(a, aid) for a, aid in zip(view.legal, legal_ids(view)) if allowed[aid]]
         if not pairs:

@@ -433,7 +433,7 @@ class Combined:
         of the store once each (memoised)."""
         used = self._used.get(j)
         if used is None:
-            d = int(self.dist[j])
+            d = self.dist.item(j)
             splits = self.layout.splits[j]
             if d < INF:
                 start = self.layout.starts[j]
