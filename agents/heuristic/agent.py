@@ -37,6 +37,7 @@ from agents.heuristic.params import HeuristicParams, default
 from agents.heuristic.models import (LIVE_WALL, field, ready_probability, risk,
                                      win_probability)
 from agents.heuristic.tables import INF
+from mjenv.env.actions import legal_ids
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
 
@@ -59,13 +60,15 @@ class HeuristicAgent(BaseAgent):
     # --- protocol -----------------------------------------------------------------------
 
     def act(self, observation: np.ndarray | None, mask: np.ndarray, view: PlayerView) -> int:
-        from mjenv.env.actions import legal_ids
         allowed = mask.tolist()         # one conversion, not a numpy scalar per action
-        ids = {a: aid for a, aid in zip(view.legal, legal_ids(view)) if allowed[aid]}
-        if not ids:
+        pairs = [(a, aid) for a, aid in zip(view.legal, legal_ids(view)) if allowed[aid]]
+        if not pairs:
             raise ValueError(f"heuristic agent: no legal action in the mask (seat {view.seat}, "
                              f"phase {view.phase})")
-        return ids[self.choose(view, tuple(ids))]
+        legal = tuple([a for a, _ in pairs])
+        # ``choose`` returns one of ``legal`` itself: ``index`` finds it by identity, where a
+        # dictionary hashed every action
+        return pairs[legal.index(self.choose(view, legal))][1]
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The chosen engine action among ``legal`` (a subset of ``view.legal``): one of its
@@ -112,11 +115,12 @@ class HeuristicAgent(BaseAgent):
             loss = risk(view, p.risk, tiles, p.ready_floor)
             return self._best([(-x, a) for x, a in zip(loss, discards)])
         options = []
+        ukeire_weight, value_weight = p.ukeire_weight, p.value_weight
         for a in discards:
             e = evals[a.tile]
-            u = -e.dist + p.ukeire_weight * math.log1p(e.weight)
-            if p.value_weight and e.dist < INF:
-                u += p.value_weight * math.log(max(self._points(e), least) / least)
+            u = -e.dist + ukeire_weight * math.log1p(e.weight)
+            if value_weight and e.dist < INF:
+                u += value_weight * math.log(max(self._points(e), least) / least)
             options.append((u, a))
         loss = None
         if p.defence:

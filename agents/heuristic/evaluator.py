@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple, Sequence
 
-from agents.heuristic.plans import (Plan, PlanEval, PlanList, candidate_plans, full_bits,
-                                    held_bits, meld_key)
+from agents.heuristic.plans import (ALL34, Plan, PlanEval, PlanList, candidate_plans,
+                                    full_bits, held_bits, meld_key)
 from agents.heuristic.tables import INF, STORE
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
@@ -116,12 +116,20 @@ class _Admitted:
     plain: tuple[int, ...]
 
 
+# Per parameter set, (plan list serial, min_points, hard_only) → its ``_Admitted``.
+_ADMITTED: dict[EvalParams, _Memo] = {}
+
+
 class Evaluator:
     """The evaluators of one parameter set (see the module docstring)."""
 
     def __init__(self, params: EvalParams) -> None:
         self.params = params
-        self._admitted = _Memo()
+        # shared by the evaluators of equal parameters: a harness makes new agents for every
+        # run of hands, and each made its own again for every plan list
+        if params not in _ADMITTED and len(_ADMITTED) >= 64:
+            _ADMITTED.clear()
+        self._admitted = _ADMITTED.setdefault(params, _Memo())
 
     @staticmethod
     def begin() -> None:
@@ -170,12 +178,12 @@ class Evaluator:
         from mjenv.analysis import wait_kinds
         from mjenv.scoring import WinContext, score
         hand = [t for t in range(34) for _ in range(counts[t])]
+        contexts = [WinContext(tsumo=tsumo, seat_wind=view.seat_wind,
+                               round_wind=view.round_wind) for tsumo in (False, True)]
         out = []
         for w in wait_kinds(counts, melds):
             points = []
-            for tsumo in (False, True):
-                ctx = WinContext(tsumo=tsumo, seat_wind=view.seat_wind,
-                                 round_wind=view.round_wind)
+            for ctx in contexts:
                 try:
                     points.append(score(hand, w, melds, ctx).points)
                 except ValueError:
@@ -245,8 +253,8 @@ class Evaluator:
     # --- discards -------------------------------------------------------------------------
 
     def discards(self, counts: list[int], melds: Sequence[Meld], view: PlayerView,
-                 tiles: Sequence[int], hard_only: bool = False, ukeire: str | None = "ties"
-                 ) -> dict[int, Discard]:
+                 tiles: Sequence[int], hard_only: bool = False, ukeire: str | None = "ties",
+                 least: bool = False) -> dict[int, Discard]:
         """Each discard of ``tiles`` from a hand holding one tile more than 13-equivalent.
 
         The distance after discarding ``t`` is, per plan, the plan's value now (distance plus
@@ -261,7 +269,11 @@ class Evaluator:
 
         Only the plans at the best value now need their surplus: a kind surplus to one keeps
         that value, any other kind costs one tile — unless a plan a fraction of a tile behind
-        keeps it (fractional penalties), or ties must be broken among such kinds."""
+        keeps it (fractional penalties), or ties must be broken among such kinds.
+
+        ``least`` (with ``ukeire=None``): only the least distance is wanted (``after_call``).
+        A discard the scorer decides is never below 1, so once some discard is at 1 or less
+        the waits of the later ones are not scored, and they are left out."""
         p = self.params
         serial, plist, adm = self.plans(melds, view.rules.min_points, hard_only)
         ev = plan_eval(serial, plist, counts, melds)
@@ -272,34 +284,50 @@ class Evaluator:
                 return {t: Discard(float(INF), 0.0, False) for t in tiles}
             # no plan worth min_points left: play efficiency
             values = [(dist[i], i) for i, pl in enumerate(plist.plans) if pl.name == "free"]
-        best_now = min(values)[0]
+        best_now = min([v for v, _ in values])
         tie, step = best_now + 1e-9, best_now + 1.0
-        top = [(v, i, ev.bits(i)[1]) for v, i in values if v <= tie]
+        top: list[tuple[float, int, int]] = []      # (value, plan, surplus) at the best value
+        near: list[tuple[float, int]] = []           # (value, plan) up to a tile behind
         kept = 0
-        for _, _, sp in top:
-            kept |= sp
-        near = [(v, i) for v, i in values if tie < v <= step]
+        for v, i in values:
+            if v <= tie:
+                sp = ev.bits(i)[1]
+                top.append((v, i, sp))
+                kept |= sp
+            elif v <= step:
+                near.append((v, i))
         behind = None                     # (value, plan, surplus) of the near plans, on demand
         if any(v < step - 1e-9 for v, _ in near):
             behind = [(v, i, ev.bits(i)[1]) for v, i in near]
-        plain = []                        # the plain shapes that a discard may leave ready
+        # the kinds whose discard may leave a plain shape ready (one tile from complete):
+        # every kind where one is complete, the surplus of those one tile away
+        ready = 0
         if p.value_planning:
-            plain = [(dist[i], ev.bits(i)[1] if dist[i] == 1 else 0) for i in adm.plain
-                     if dist[i] <= 1]
+            for i in adm.plain:
+                if dist[i] < 1:
+                    ready = ALL34
+                    break
+                if dist[i] == 1:
+                    ready |= ev.bits(i)[1]
         out: dict[int, Discard] = {}
+        low = float(INF)                  # the least distance so far (for ``least``)
         for t in tiles:
             bit = 1 << t
+            if least and ready & bit and low <= 1.0:
+                continue
             d = best_now if kept & bit else step
             if behind is not None and not kept & bit:
                 d = min([d] + [v for v, _, sp in behind if sp & bit])
             d, w = float(d), 0.0
             pts = 0.0
-            if plain and min(pd + (0 if pd < 1 or sp & bit else 1) for pd, sp in plain) <= 1:
+            if ready & bit:
                 counts[t] -= 1
                 w, pts = self.wait_value(counts, melds, view)
                 counts[t] += 1
                 d = 1.0 if w > 0 else max(d, 2.0)
             out[t] = Discard(d, w, d == 1.0 and w > 0, pts)
+            if d < low:
+                low = d
         best_dist = min(e.dist for e in out.values())
         if ukeire == "ties" and sum(1 for e in out.values() if e.dist <= best_dist) > 1:
             todo = [t for t in tiles if out[t].dist <= best_dist and out[t].weight == 0.0
@@ -392,7 +420,8 @@ class Evaluator:
         if least >= 1 and not ready:
             return least
         tiles = [t for t in range(34) if after[t]]
-        evals = self.discards(after, new_melds, view, tiles, hard_only=True, ukeire=None)
+        evals = self.discards(after, new_melds, view, tiles, hard_only=True, ukeire=None,
+                              least=True)
         return min(e.dist for e in evals.values())
 
     def kan_keeps(self, view: PlayerView, kan: Action, counts: Sequence[int],

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from operator import mul
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from mjenv.game.view import PlayerView
 from mjenv.scoring import YAKU
@@ -98,16 +98,20 @@ def opponent_features(view: PlayerView, seat: int) -> list[float]:
     melds = view.melds[seat]
     pond = view.ponds[seat]
     progress = 1.0 - view.live_wall_left / LIVE_WALL
-    recent = pond[-3:]
-    tsumogiri = sum(p.tsumogiri for p in recent) / len(recent) if recent else 0.0
+    drawn = [p.tsumogiri for p in pond[-6:]]
+    recent = drawn[-3:]
+    tsumogiri = sum(recent) / len(recent) if recent else 0.0
     # a hand still being built throws from the hand; a ready one mostly what it draws
-    tedashi = sum(not p.tsumogiri for p in pond[-6:]) / 6.0
-    suits = _melded_suits(view, seat)
-    one_suit = float(len(melds) >= 1 and len(suits) <= 1)
-    flush = float(len(melds) >= 2 and len(suits) == 1)
-    winds = (27 + view.round_wind, 27 + (seat - view.dealer) % 4)
-    value = sum(1 for m in melds if m.kind != "chi" and (m.tiles[0] in DRAGONS
-                                                         or m.tiles[0] in winds))
+    tedashi = (len(drawn) - sum(drawn)) / 6.0
+    one_suit = flush = 0.0
+    value = 0
+    if melds:
+        suits = _melded_suits(view, seat)
+        one_suit = float(len(suits) <= 1)
+        flush = float(len(melds) >= 2 and len(suits) == 1)
+        winds = (27 + view.round_wind, 27 + (seat - view.dealer) % 4)
+        value = sum(1 for m in melds if m.kind != "chi" and (m.tiles[0] in DRAGONS
+                                                             or m.tiles[0] in winds))
     return [1.0, len(melds), progress, progress * progress, len(melds) * progress,
             tsumogiri, flush, one_suit, float(seat == view.dealer), value, len(pond) / 18.0,
             tedashi]
@@ -121,16 +125,17 @@ def discard_order(view: PlayerView) -> list[tuple[int, int]] | None:
     the seat whose next chi/pon/open kan holds that tile from that seat (a pon since extended
     to a kan, which keeps neither, by its tile). ``None`` where they fit no order (views made
     by hand)."""
+    ponds = view.ponds
     claims = [[m for m in view.melds[s] if m.kind != "ankan"] for s in range(4)]
     used, done = [0] * 4, [0] * 4
     seat, order = view.dealer, []
-    for _ in range(sum(len(p) for p in view.ponds)):
-        pond = view.ponds[seat]
-        if done[seat] >= len(pond):
+    for _ in range(sum(map(len, ponds))):
+        pond, k = ponds[seat], done[seat]
+        if k >= len(pond):
             return None
-        pt = pond[done[seat]]
-        order.append((seat, done[seat]))
-        done[seat] += 1
+        pt = pond[k]
+        order.append((seat, k))
+        done[seat] = k + 1
         if not pt.called:
             seat = (seat + 1) % 4
             continue
@@ -156,13 +161,31 @@ def passed_tiles(view: PlayerView, seat: int,
     hand that keeps throwing what it draws thus makes every tile thrown since safe against it.
     ``order``: ``discard_order(view)``, where already made; nothing passed where there is
     none."""
+    return passed_by(view, (seat,), order)[0]
+
+
+def passed_by(view: PlayerView, seats: Sequence[int],
+              order: list[tuple[int, int]] | None = None) -> list[set[int]]:
+    """``passed_tiles`` of each of ``seats`` (distinct), from one walk back along the order
+    that stops at the earliest of their last discards from the hand: a walk forward per seat
+    read the whole order for each."""
     order = discard_order(view) if order is None else order
     if not order:
-        return set()
-    pond = view.ponds[seat]
-    last = max((k for k, (s, i) in enumerate(order) if s == seat and not pond[i].tsumogiri),
-               default=-1)
-    return {view.ponds[s][i].tile for s, i in order[last + 1:]}
+        return [set() for _ in seats]
+    ponds = view.ponds
+    waiting = {seat: j for j, seat in enumerate(seats)}    # last discard from the hand ahead
+    out: list[set[int]] = [set() for _ in seats]
+    since: set[int] = set()                                # the tiles walked back over
+    for s, i in reversed(order):
+        pt = ponds[s][i]
+        if not pt.tsumogiri and s in waiting:
+            out[waiting.pop(s)] = set(since)
+            if not waiting:
+                return out
+        since.add(pt.tile)
+    for j in waiting.values():                             # never threw from the hand
+        out[j] = set(since)
+    return out
 
 
 _HONOR = tuple(t >= 27 for t in range(34))
@@ -183,6 +206,7 @@ _SUJI = tuple((_shifted(t, -3), _shifted(t, 3)) for t in range(34))
 _NEAR = tuple(tuple(_shifted(t, dr) for dr in (-2, -1, 1, 2)) for t in range(34))
 _WAITS = tuple(tuple(_shifted(t, dr) for dr in (1, 2, -2, -1, -1, 1)) for t in range(34))
 _FLUSH = OPPONENT_FEATURES.index("flush")
+_FLAG = (0.0, 1.0)          # a flag feature: a bool read as an index (cheaper than float())
 _ONE_SUIT = OPPONENT_FEATURES.index("one_suit")
 
 
@@ -194,19 +218,22 @@ def tile_features(view: PlayerView, seats: Sequence[int], tiles: Sequence[int],
     free = list(view.unseen) + [0]                       # index 34: a kind never held
     out = []
     for seat, opp in zip(seats, opps):
-        pond = [p.tile for p in view.ponds[seat]]
+        pond = view.ponds[seat]
         thrown = [False] * 35
         share = [0, 0, 0, 0]
-        for t in pond:
-            thrown[t] = True
-            share[_SUIT[t]] += 1
-        size = max(1, len(pond))
-        melded = _melded_suits(view, seat)
-        flush = opp[_FLUSH] > 0 or opp[_ONE_SUIT] > 0
-        progress, melds = float(opp[2]), float(opp[1])
         # the last tile thrown from the hand, and its suit: a ready hand's wait often sits
         # beside the tile it let go to reach it
-        last = next((p.tile for p in reversed(view.ponds[seat]) if not p.tsumogiri), 34)
+        last = 34
+        for p in pond:
+            t = p.tile
+            thrown[t] = True
+            share[_SUIT[t]] += 1
+            if not p.tsumogiri:
+                last = t
+        size = max(1, len(pond))
+        flush = opp[_FLUSH] > 0 or opp[_ONE_SUIT] > 0
+        melded = _melded_suits(view, seat) if flush else set()
+        progress, melds = float(opp[2]), float(opp[1])
         last_suit = _SUIT[last] if last < 27 else -1
         rows = []
         for t in tiles:
@@ -218,13 +245,13 @@ def tile_features(view: PlayerView, seats: Sequence[int], tiles: Sequence[int],
             # how many hidden pairs of neighbours could wait on t (a wall of seen copies cuts
             # them): unseen copies of the two-sided and edge pairs (sides), the closed pair
             rows.append(_KIND_FEATURES[t] + (
-                float(thrown[t]), float(thrown[lo] or thrown[hi]), unseen / 4.0,
-                float(honor and unseen <= 1), float(in_suit), float(flush and not in_suit),
+                _FLAG[thrown[t]], _FLAG[thrown[lo] or thrown[hi]], unseen / 4.0,
+                _FLAG[honor and unseen <= 1], _FLAG[in_suit], _FLAG[flush and not in_suit],
                 share[_SUIT[t]] / size,
-                float(thrown[n1] or thrown[n2] or thrown[n3] or thrown[n4]), progress, melds,
+                _FLAG[thrown[n1] or thrown[n2] or thrown[n3] or thrown[n4]], progress, melds,
                 (free[a1] * free[b1] + free[a2] * free[b2]) / 32.0,
-                free[a3] * free[b3] / 16.0, float(in_suit and not honor),
-                float(_SUIT[t] == last_suit), float(last in _NEAR[t])))
+                free[a3] * free[b3] / 16.0, _FLAG[in_suit and not honor],
+                _FLAG[_SUIT[t] == last_suit], _FLAG[last in _NEAR[t]]))
         out.append(rows)
     return out
 
@@ -234,12 +261,11 @@ def ready_probability(view: PlayerView, model: RiskModel, seat: int) -> float:
     return _logistic(model.ready, opponent_features(view, seat))
 
 
-@dataclass(frozen=True)
-class Field:
+class Field(NamedTuple):
     """What the risk of a discard needs to know of the opponents at least ``least`` likely
     to be ready, measured once per decision and then asked tile by tile: their seats, features
     and P(ready), the kinds that passed each one's unchanged hand, the points of each one's
-    win."""
+    win. A named tuple: made on every decision, where a frozen dataclass costs more."""
 
     seats: tuple[int, ...]
     opps: tuple[list[float], ...]
@@ -263,7 +289,7 @@ def field(view: PlayerView, model: RiskModel, least: float = 0.0) -> Field:
         return Field((), (), (), (), ())
     order = discard_order(view) or []
     return Field(tuple(seats), tuple(opps), tuple(ready),
-                 tuple(passed_tiles(view, o, order) for o in seats),
+                 tuple(passed_by(view, seats, order)),
                  tuple(max(sum(map(mul, model.value, opp)), float(view.rules.min_points))
                        for opp in opps))
 
@@ -281,7 +307,8 @@ def deal_in(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: flo
     rows = tile_features(view, f.seats, tiles, f.opps)
     for i, o in enumerate(f.seats):
         passed = f.passed[i]
-        prob[o] = [f.ready[i] * _logistic(model.tile, x) * (t not in passed)
+        ready = f.ready[i]
+        prob[o] = [0.0 if t in passed else ready * _logistic(model.tile, x)
                    for t, x in zip(tiles, rows[i])]
         points[o] = f.points[i]
     return prob, points

@@ -164,31 +164,26 @@ ALL34 = (1 << 34) - 1
 _HONOR_DOORS = (tuple(WINDS), tuple(DRAGONS))
 
 
-_REST: dict[tuple[bytes, int], bytes] = {}
-
-
 # rank bits → the same ranks as one byte each (a one at byte r): subtracted from a suit key
 # read as a little-endian number, they take one copy off each rank, never borrowing
 _BYTE_ONES = tuple(sum(1 << 8 * r for r in range(9) if m >> r & 1) for m in range(512))
 
 
-def _rest(sub: bytes, forced: int) -> bytes:
-    """A suit key less one copy of each held kind of ``forced`` (rank bits)."""
-    hit = _REST.get((sub, forced))
-    if hit is None:
-        if len(_REST) > 1 << 16:
-            _REST.clear()
-        held = _kinds(sub, _HELD_DIGIT)
-        hit = _REST[(sub, forced)] = (int.from_bytes(sub, "little")
-                                      - _BYTE_ONES[forced & held]).to_bytes(len(sub), "little")
-    return hit
+def _rests(sub: bytes, forced: Sequence[int]) -> list[bytes]:
+    """The suit key less one copy of each held kind of each of ``forced`` (rank bits; 0:
+    the key itself). Computed, not memoised: a suit key is asked once per plan list that
+    lacks it, and a memo of these missed about half the time."""
+    held = _kinds(sub, _HELD_DIGIT)
+    value, size = int.from_bytes(sub, "little"), len(sub)
+    return [(value - _BYTE_ONES[ranks & held]).to_bytes(size, "little") if ranks else sub
+            for ranks in forced]
 
 
 # A suit's store rows, by what a plan list asks of the suit (its (family, forced ranks)
 # variants, numbered in ``_ASKS``) and the suit's key: plan lists asking the same of a suit —
 # most of a suit's plans survive a meld elsewhere — and suits holding the same key share one
 # look-up. Entries name the store generation they were read in.
-_ASKS: dict[tuple[tuple[str, int], ...], int] = {}
+_ASKS: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
 _SUIT_ROWS: dict[tuple[int, bytes], tuple[int, tuple[int, ...]]] = {}
 
 
@@ -222,9 +217,11 @@ class PlanList:
         variants = {k: n for n, k in enumerate(order)}
         self.variants = tuple(variants)
         # the variants of each suit, so that a suit whose key did not change is one look-up
-        self.by_suit = [[(family, ranks) for family, suit, ranks in variants if suit == s]
+        # as (families, forced ranks), in the order of the suit's variants
+        self.by_suit = [(tuple(family for family, suit, _ in variants if suit == s),
+                         tuple(ranks for _, suit, ranks in variants if suit == s))
                         for s in range(4)]
-        self.asks = [_ASKS.setdefault(tuple(items), len(_ASKS)) for items in self.by_suit]
+        self.asks = [_ASKS.setdefault(items, len(_ASKS)) for items in self.by_suit]
         self.five_rows = {i: [variants[(plans[i].families[s], s, 0)] for s in range(3)]
                           for i in self.five}
         self.std = std
@@ -242,17 +239,35 @@ class PlanList:
     def evaluate(self, counts: Sequence[int], melds: Sequence[Meld]) -> "PlanEval":
         """Every plan on concealed ``counts`` (the distances now, the masks on demand)."""
         key = bytes(counts)
-        vrows: tuple[int, ...] = ()
         if len(_SUIT_ROWS) > 1 << 15:
             _SUIT_ROWS.clear()
-        for s, (lo, hi) in enumerate(SUIT_SLICES):
+        generation = STORE.generation
+        vrows: tuple[int, ...] = ()
+        missing: list[tuple[int, int, bytes]] = []     # (suit, its first row, its key)
+        for s, ask, (lo, hi) in zip(range(4), self.asks, SUIT_SLICES):
             sub = key[lo:hi]
-            hit = _SUIT_ROWS.get((self.asks[s], sub))
-            if hit is None or hit[0] != STORE.generation:
-                items = self.by_suit[s]
-                hit = _SUIT_ROWS[(self.asks[s], sub)] = (STORE.generation, tuple(STORE.rows(
-                    [(family, _rest(sub, ranks) if ranks else sub) for family, ranks in items])))
-            vrows += hit[1]
+            hit = _SUIT_ROWS.get((ask, sub))
+            if hit is None or hit[0] != generation:
+                missing.append((s, len(vrows), sub))
+                vrows += (0,) * len(self.by_suit[s][0])
+            else:
+                vrows += hit[1]
+        if missing:
+            # the suits not seen before, asked of the store in one batch (a new plan list
+            # misses in every suit), then put in place
+            wanted = []
+            for s, _, sub in missing:
+                families, forced = self.by_suit[s]
+                wanted += zip(families, _rests(sub, forced))
+            rows = STORE.rows(wanted)
+            parts = list(vrows)
+            done = 0
+            for s, at, sub in missing:
+                n = len(self.by_suit[s][0])
+                got = parts[at:at + n] = rows[done:done + n]
+                _SUIT_ROWS[(self.asks[s], sub)] = (generation, tuple(got))
+                done += n
+            vrows = tuple(parts)
         dist = [INF] * len(self.plans)
         comb = None
         lacking = [0] * len(self.std)
@@ -261,10 +276,10 @@ class PlanList:
             for i, d in zip(self.std, comb.dist.tolist()):
                 dist[i] = d
             if self.forced:
-                absent = ALL34 & ~held_bits(counts)
+                absent = ALL34 & ~_kinds(key, _HELD_DIGIT)
                 for j, i, bits in self.forced:
                     lack = lacking[j] = bits & absent
-                    if dist[i] < INF:
+                    if lack and dist[i] < INF:
                         dist[i] += lack.bit_count()
         for i in self.pairs:
             if self.groups == 4:
@@ -273,7 +288,7 @@ class PlanList:
             dist[i] = 14 - knitted_cover(key)
         five_rows = []
         for i in self.five:
-            five_rows.append(tuple(vrows[v] for v in self.five_rows[i]))
+            five_rows.append(tuple([vrows[v] for v in self.five_rows[i]]))
             dist[i] = _five_doors(counts, melds, five_rows[-1], masks=False)[0]
         state = (tuple(dist), *((vrows, comb.total, comb.dist) if comb else (None,) * 3),
                  tuple(lacking), tuple(five_rows))
