@@ -575,7 +575,7 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
         if not best_path.exists() or scalars["eval/vs_best"] > 0:
             save_policy_file(best_path, net, rules, meta={"update": update})
             best = {"update": update, "model": half_weights(net.state_dict())}
-        scalars["eval/best_update"] = float(read_checkpoint_file(best_path)["meta"]["update"])
+        scalars["eval/best_update"] = float(best["update"])      # best.pt's, as kept above
         last_eval = "".join(f" vs {k[len('eval/vs_'):]} {v:+.2f}" for k, v in scalars.items()
                             if k.startswith("eval/vs_") and not k.endswith("_ci95"))
         return scalars
