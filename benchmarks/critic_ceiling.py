@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agents.ppo import NetConfig, PolicyNet, build_net, read_checkpoint_file  # noqa: E402
 from mjenv.analysis.shanten import shanten_counts  # noqa: E402
 from mjenv.env.oracle import CONCEALED, LIVE  # noqa: E402
-from training.ppo import Args, compute_gae  # noqa: E402
+from training.ppo import Args, compute_gae, explained_variance  # noqa: E402
 from training.selfplay import collect_rollout  # noqa: E402
 
 
@@ -55,7 +55,9 @@ def play(net: PolicyNet, args: Args, seed: int, steps: int) -> Part:
 
 
 def explained(pred: torch.Tensor, target: torch.Tensor) -> float:
-    return 1.0 - float((target - pred).var() / target.var())
+    """``training.ppo.explained_variance`` (the run's ``losses/explained_variance``) of
+    tensors."""
+    return explained_variance(pred.detach().numpy(), target.numpy())
 
 
 def hand_features(oracle: torch.Tensor) -> torch.Tensor:
