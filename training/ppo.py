@@ -583,9 +583,6 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
     if args.eval_every and update0 == 0:
         log.log(0, 0, run_evals(0))           # the starting point (random or BC weights)
 
-    def weights() -> dict[str, torch.Tensor]:
-        return {k: v.detach().cpu().clone() for k, v in net.state_dict().items()}
-
     try:
         with RolloutWorkers(args.workers, settings, net.config,
                             background=args.overlap) as workers:
