@@ -175,6 +175,7 @@ def logistic(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3, iters: int = 25
 
 
 def least_squares(x: np.ndarray, y: np.ndarray, ridge: float = 1e-3) -> np.ndarray:
+    """Coefficients of a linear regression (ridge on all but the bias)."""
     x = np.asarray(x, float)
     y = np.asarray(y, float)
     penalty = ridge * len(y) * np.eye(x.shape[1])
@@ -202,9 +203,3 @@ def fit(samples: Samples) -> Models:
                   win=r(logistic(x["win"], y["win"])),
                   gain=r(least_squares(x["gain"], y["gain"])))
 
-
-def log_loss(x, y, w) -> float:
-    p = 1.0 / (1.0 + np.exp(-(np.asarray(x, float) @ np.asarray(w))))
-    y = np.asarray(y, float)
-    eps = 1e-9
-    return float(-np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)))
