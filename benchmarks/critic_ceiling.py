@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agents.ppo import NetConfig, PolicyNet, build_net, read_checkpoint_file  # noqa: E402
 from mjenv.analysis.shanten import shanten_counts  # noqa: E402
 from mjenv.env.oracle import CONCEALED, LIVE  # noqa: E402
-from training.ppo import Args, compute_gae, explained_variance  # noqa: E402
+from training.ppo import Args, compute_gae, explained_variance, resumed_args  # noqa: E402
 from training.selfplay import collect_rollout  # noqa: E402
 
 
@@ -133,8 +133,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     net = build_net(NetConfig(**state["net_config"]), state["model"]).eval()
-    known = {f.name for f in dataclasses.fields(Args)}
-    args = Args(**{k: v for k, v in state["args"].items() if k in known})
+    args, _ = resumed_args(Args(), set(), state["args"])        # the run's own settings
     fit, test = (play(net, args, seed, opts.steps) for seed in (101, 202))
     print(f"{len(fit.returns)} / {len(test.returns)} decisions; held-out explained variance "
           f"of MC returns: the critic as trained {explained(test.values, test.returns):.3f}")
