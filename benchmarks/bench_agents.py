@@ -1,7 +1,7 @@
 """Decisions per second of each agent, playing whole hands against copies of itself, as a
 ratio to random play measured in the same run.
 
-    python benchmarks/bench_agents.py [--hands 20] [--repeats 5] [--specs heuristic …]
+    python benchmarks/bench_agents.py [--hands 20] [--repeats 5] [--warm 150] [--specs heuristic …]
 
 Each agent plays ``--hands`` seeded hands in all four seats, new walls for every repeat and for
 every agent: agents that share memo tables (the heuristic's variants) would otherwise replay
@@ -12,8 +12,13 @@ in the same repeat), process CPU time. Random play passes no observation (``need
 = False``), so it measures the engine and the mask alone — the floor every agent pays; agents
 that need the planes are timed with the encoder, as an evaluation or a rollout pays it.
 
-The first repeat of each spec warms its imports and lazily built tables and is not counted;
-the heuristic's memo tables carry over between repeats, as they do in any long run.
+Each spec first plays ``--warm`` hands that are not counted: its imports, its lazily built
+tables, and the heuristic's memo tables (suit rows, evaluations, legal waits), which carry over
+between repeats as they do in any long run. The memo tables take a hundred hands or so to fill:
+in one process the heuristic's suit joins fall from 0.44 a decision over its first 100 hands to
+0.06 over hands 1,100–1,200, and after two warm-up hands (this benchmark's until 2026-12-02)
+its ratio read 0.130–0.132 where 150 read 0.141 and 400 read 0.144 (same code, same walls).
+An evaluation or a training run plays thousands of hands a process, nearly all of them warm.
 Decisions are counted, not kept: a list of every ``Step`` (its view and mask) grew the
 collector's work through the run, and random play, with more decisions a hand and less work
 each, paid for it most — keeping them read the heuristic about a tenth faster against random
@@ -57,14 +62,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--warm", type=int, default=150, help="uncounted hands per spec first")
     parser.add_argument("--specs", nargs="*", default=list(SPECS))
     args = parser.parse_args()
+    if args.hands < 1 or args.repeats < 1 or args.warm < 0:
+        parser.error("--hands and --repeats must be at least 1, --warm at least 0")
     print(f"{'agent':24} {'decisions/s':>12} {'hands/s':>9} {'decisions/s vs random':>22}")
     base = [run("random", args.hands, 10_000 + r * args.hands) for r in range(args.repeats)]
     print(f"{'random':24} {statistics.median(b[0] for b in base):12.0f} "
           f"{statistics.median(b[1] for b in base):9.2f} {'1.000':>22}")
     for k, spec in enumerate(args.specs):
-        run(spec, 2, 90_000 + 10 * k)                 # imports and lazily built tables
+        if args.warm:
+            run(spec, args.warm, 1_000_000 + 10_000 * k)     # imports, tables, memo tables
         pairs = []
         for r in range(args.repeats):
             first = 100_000 * (k + 1) + r * args.hands      # walls no other run has played
