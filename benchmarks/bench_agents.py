@@ -17,7 +17,7 @@ tables, and the heuristic's memo tables (suit rows, evaluations, legal waits), w
 between repeats as they do in any long run. The memo tables take a hundred hands or so to fill:
 in one process the heuristic's suit joins fall from 0.44 a decision over its first 100 hands to
 0.06 over hands 1,100–1,200, and after two warm-up hands (this benchmark's until 2026-12-02)
-its ratio read 0.130–0.132 where 150 read 0.141 and 400 read 0.144 (same code, same walls).
+its ratio read 0.130 where 150 read 0.139 and 400 read 0.138 (same code, same walls).
 An evaluation or a training run plays thousands of hands a process, nearly all of them warm.
 Decisions are counted, not kept: a list of every ``Step`` (its view and mask) grew the
 collector's work through the run, and random play, with more decisions a hand and less work

@@ -255,8 +255,6 @@ class HeuristicAgent(BaseAgent):
         for a in calls:
             if a.kind == "minkan" and not p.kans or a.kind != "minkan" and hopeless:
                 continue
-            if a.kind != "minkan" and not self.evaluator.call_may_shorten(view, a, counts, now):
-                continue
             d = self.evaluator.after_call(view, a, counts)
             if a.kind == "minkan":
                 ok = d <= now and any(m.is_open for m in melds)

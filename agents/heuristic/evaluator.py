@@ -424,36 +424,6 @@ class Evaluator:
                               least=True)
         return min(e.dist for e in evals.values())
 
-    def call_may_shorten(self, view: PlayerView, call: Action, counts: Sequence[int],
-                         below: float) -> bool:
-        """Whether ``after_call`` of a chi or pon may come out below ``below``, read from the
-        hand as it is: False only where it cannot, so that most calls a hand is offered need
-        no evaluation of the hand after them.
-
-        A target of a plan after the call, with the called meld added, is a target of the plan
-        of the same name now (a meld only closes plans), and the hand with the called tile
-        holds it one tile the better: so the plan's distance after the call is at least its
-        distance now, less one where the called tile is one it needs. Where the plain shape
-        may then be one tile from complete, the scorer may make the answer 1."""
-        melds = tuple(view.melds[view.seat])
-        least = view.rules.min_points
-        serial, plist, _ = self.plans(melds, least)
-        ev = plan_eval(serial, plist, counts, melds)
-        dist, index = ev.dist, plist.index
-        x = 1 << view.target_tile
-        if self.params.value_planning and below > 1.0:
-            d = dist[index["free"]]
-            if d <= 1 or d == 2 and ev.bits(index["free"])[0] & x:
-                return True
-        _, after, adm = self.plans(self._called(view, call, counts)[1], least, hard_only=True)
-        for i in adm.plans:
-            j = index[after.plans[i].name]
-            d = dist[j]
-            # the need mask only where it decides
-            if d < below or d - 1 < below and ev.bits(j)[0] & x:
-                return True
-        return False
-
     def kan_keeps(self, view: PlayerView, kan: Action, counts: Sequence[int],
                   melds: tuple[Meld, ...], discard_dist: float) -> bool:
         """Whether the concealed/added ``kan`` leaves the hand no further than

@@ -235,7 +235,6 @@ class PlanList:
                        if plans[i].forced_bits]
         self.pairs = [i for i, p in enumerate(plans) if p.shape == PAIRS_SHAPE]
         self.knit = [i for i, p in enumerate(plans) if p.shape == KNIT]
-        self.index = {p.name: i for i, p in enumerate(plans)}
 
     def evaluate(self, counts: Sequence[int], melds: Sequence[Meld]) -> "PlanEval":
         """Every plan on concealed ``counts`` (the distances now, the masks on demand)."""
