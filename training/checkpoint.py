@@ -47,7 +47,7 @@ from agents.ppo import (CheckpointError, PolicyNet, check_encoding, policy_paylo
 from mjenv.rules import RuleConfig
 
 __all__ = ["CheckpointError", "save_training_checkpoint", "load_training_checkpoint",
-           "adopt_network", "load_init_checkpoint"]
+           "adopt_network", "load_init_checkpoint", "pack", "unpack"]
 
 TRAINING_KEYS = ("optimizer", "rng", "pool", "update", "global_step", "args")
 #: The arguments that fix a network's shape and input (``NetConfig`` fields of the same names,
@@ -65,11 +65,11 @@ def pack(weights: dict[str, torch.Tensor], base: dict[str, torch.Tensor] | None 
     """``weights`` losslessly compressed (see the module docstring): a float32 or float16
     tensor becomes its bit pattern, XORed with ``base``'s tensor of the same name and shape
     (cast to its dtype) where there is one, regrouped byte by byte and deflated; any other
-    tensor is kept as it is. ``unpack(pack(w, base), base)`` gives ``w`` back bit for bit."""
+    value is kept as it is. ``unpack(pack(w, base), base)`` gives ``w`` back bit for bit."""
     out: dict[str, Any] = {}
     for name, tensor in weights.items():
-        bits_type = _BITS.get(tensor.dtype)
-        if bits_type is None:
+        bits_type = _BITS.get(getattr(tensor, "dtype", None))
+        if bits_type is None:           # integers, and anything not a tensor
             out[name] = tensor
             continue
         bits = tensor.detach().cpu().contiguous().numpy().view(bits_type).ravel()
@@ -92,7 +92,7 @@ def unpack(packed: dict[str, Any], base: dict[str, torch.Tensor] | None = None
     """The weights ``pack`` was given (``base``: the same one)."""
     out: dict[str, torch.Tensor] = {}
     for name, item in packed.items():
-        if isinstance(item, torch.Tensor):
+        if not isinstance(item, dict):
             out[name] = item
             continue
         dtype = getattr(torch, item["dtype"].removeprefix("torch."))
