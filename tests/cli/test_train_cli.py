@@ -238,6 +238,7 @@ def test_an_eta_past_a_day_keeps_its_days():
 
 def test_init_from_a_spec_takes_the_network_from_the_checkpoint(tmp_path, capsys):
     from agents.ppo import PRETRAINED_PATH, read_checkpoint_file
+    from training.checkpoint import load_training_checkpoint
 
     out = tmp_path / "p"
     assert main(["train", "ppo", "--init-from", "ppo:pretrained", "--out", str(out),
@@ -250,7 +251,7 @@ def test_init_from_a_spec_takes_the_network_from_the_checkpoint(tmp_path, capsys
     config = shipped["net_config"]
     assert (args["channels"], args["blocks"], args["features"]) == \
         (config["channels"], config["blocks"], config["features"])
-    run = read_checkpoint_file(out / "latest.pt")
+    run = load_training_checkpoint(out / "latest.pt")
     assert run["net_config"] == {"oracle": 0, **config}   # written before NetConfig.oracle
     start = run["pool"]["weights"][0]       # the weights the run started from (in float16)
     assert all(torch.equal(start[k], v.to(start[k].dtype)) for k, v in shipped["model"].items())
