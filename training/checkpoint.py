@@ -37,7 +37,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import zlib
-from typing import Any, Collection
+from typing import Any, Callable, Collection
 
 import numpy as np
 import torch
@@ -105,40 +105,23 @@ def unpack(packed: dict[str, Any], base: dict[str, torch.Tensor] | None = None
     return out
 
 
-def _pack_state(model: dict[str, torch.Tensor], optimizer: dict[str, Any], pool: dict[str, Any],
-                behaviour: dict[str, Any] | None, reference: dict[str, torch.Tensor] | None,
-                history: dict[str, Any] | None) -> dict[str, Any]:
-    """The training state's tensors packed: copies of the weights against ``model``, the
+def _map_state(state: dict[str, Any], model: dict[str, torch.Tensor],
+               code: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """The training entries of ``state`` with ``code`` (``pack`` on a save, ``unpack`` on a
+    load) applied to each of their weights: the copies of the network against ``model``, the
     optimizer's moments on their own."""
     def against(entry: dict[str, Any] | None) -> dict[str, Any] | None:
-        return None if entry is None else {**entry, "model": pack(entry["model"], model)}
+        return None if entry is None else {**entry, "model": code(entry["model"], model)}
 
+    optimizer, pool = state["optimizer"], state["pool"]
+    reference, history = state.get("reference"), state.get("history")
     return dict(
-        optimizer={**optimizer, "state": {i: pack(s) for i, s in optimizer["state"].items()}},
-        pool={**pool, "weights": [pack(w, model) for w in pool["weights"]]},
-        behaviour=against(behaviour),
-        reference=None if reference is None else pack(reference, model),
+        optimizer={**optimizer, "state": {i: code(s) for i, s in optimizer["state"].items()}},
+        pool={**pool, "weights": [code(w, model) for w in pool["weights"]]},
+        behaviour=against(state.get("behaviour")),
+        reference=None if reference is None else code(reference, model),
         history=None if history is None else {**history, "best": against(history["best"])},
     )
-
-
-def _unpack_state(payload: dict[str, Any]) -> None:
-    """Undo ``_pack_state`` in ``payload`` (in place)."""
-    model = payload["model"]
-
-    def against(entry: dict[str, Any] | None) -> dict[str, Any] | None:
-        return None if entry is None else {**entry, "model": unpack(entry["model"], model)}
-
-    opt = payload["optimizer"]
-    payload["optimizer"] = {**opt, "state": {i: unpack(s) for i, s in opt["state"].items()}}
-    pool = payload["pool"]
-    payload["pool"] = {**pool, "weights": [unpack(w, model) for w in pool["weights"]]}
-    payload["behaviour"] = against(payload.get("behaviour"))
-    if payload.get("reference") is not None:
-        payload["reference"] = unpack(payload["reference"], model)
-    history = payload.get("history")
-    if history is not None:
-        payload["history"] = {**history, "best": against(history["best"])}
 
 
 def save_training_checkpoint(path: str | os.PathLike, *, net: PolicyNet,
@@ -156,8 +139,9 @@ def save_training_checkpoint(path: str | os.PathLike, *, net: PolicyNet,
     "best": {"update", "model"} or None}`` (see the module docstring)."""
     payload = policy_payload(net, rules, meta={"update": update, "global_step": global_step})
     payload.update(
-        _pack_state(payload["model"], optimizer.state_dict(), pool.state(), behaviour,
-                    reference, history),
+        _map_state({"optimizer": optimizer.state_dict(), "pool": pool.state(),
+                    "behaviour": behaviour, "reference": reference, "history": history},
+                   payload["model"], pack),
         rng={"numpy": rng.bit_generator.state, "torch": torch.get_rng_state()},
         update=int(update),
         global_step=int(global_step),
@@ -180,7 +164,7 @@ def load_training_checkpoint(path: str | os.PathLike,
     if expect_rules is not None and stored != expect_rules:
         raise CheckpointError(f"{path}: trained under {stored}, not {expect_rules}")
     if payload.pop(PACKED, None):
-        _unpack_state(payload)
+        payload.update(_map_state(payload, payload["model"], unpack))
     return payload
 
 
