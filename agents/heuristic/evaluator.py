@@ -22,6 +22,7 @@ that shape them), so agents with different parameters share them safely.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple, Sequence
 
 from agents.heuristic.plans import (ALL34, Plan, PlanEval, PlanList, candidate_plans,
@@ -29,6 +30,8 @@ from agents.heuristic.plans import (ALL34, Plan, PlanEval, PlanList, candidate_p
 from agents.heuristic.tables import INF, STORE
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
+from mjenv.analysis import wait_kinds
+from mjenv.scoring import WinContext, score
 from mjenv.tiles import Meld
 
 _MEMO_LIMIT = 200_000
@@ -106,6 +109,11 @@ class Discard(NamedTuple):
     points: float = 0.0
 
 
+# ``Discard``'s fields as a tuple, made without the named tuple's ``__new__`` (a Python
+# function): half the cost, on every discard of every turn
+_discard = tuple.__new__
+
+
 @dataclass(frozen=True)
 class _Admitted:
     """Which plans of a list the value rule admits, with their penalties, and which are the
@@ -175,11 +183,8 @@ class Evaluator:
         hit = _WAITS.get(key)
         if hit is not None:
             return hit
-        from mjenv.analysis import wait_kinds
-        from mjenv.scoring import WinContext, score
         hand = [t for t in range(34) for _ in range(counts[t])]
-        contexts = [WinContext(tsumo=tsumo, seat_wind=view.seat_wind,
-                               round_wind=view.round_wind) for tsumo in (False, True)]
+        contexts = _contexts(view.seat_wind, view.round_wind)
         out = []
         for w in wait_kinds(counts, melds):
             points = []
@@ -325,7 +330,7 @@ class Evaluator:
                 w, pts = self.wait_value(counts, melds, view)
                 counts[t] += 1
                 d = 1.0 if w > 0 else max(d, 2.0)
-            out[t] = Discard(d, w, d == 1.0 and w > 0, pts)
+            out[t] = _discard(Discard, (d, w, d == 1.0 and w > 0, pts))
             if d < low:
                 low = d
         best_dist = min(e.dist for e in out.values())
@@ -353,8 +358,8 @@ class Evaluator:
             improving = 0
             for i in chosen:
                 # a plan's wants only where ``t`` is surplus to it (they are costly)
-                if ev.bits(i)[1] & bit and (wants := ev.wants(i)) is not None:
-                    improving |= wants[t]
+                if ev.bits(i)[1] & bit and (want := ev.want(i, t)) is not None:
+                    improving |= want
                 elif ukeire == "all":
                     improving |= ev.bits(i)[0]
                 else:       # 五门齐, or a plan ``t`` is not surplus to: ask again
@@ -365,7 +370,8 @@ class Evaluator:
             improving &= _near(h, [plist.plans[i] for i in chosen])
             improving &= ~(full & ~bit)
             points = max(plist.plans[i].points for i in chosen) if ukeire == "all" else 0.0
-            out[t] = Discard(e.dist, float(_weigh(improving, view.unseen)), False, points)
+            out[t] = _discard(Discard, (e.dist, float(_weigh(improving, view.unseen)), False,
+                                        points))
         return out
 
     @staticmethod
@@ -438,6 +444,13 @@ class Evaluator:
                               if m.kind == "pon" and m.tiles[0] == kan.tile else m
                               for m in melds)
         return self.hand(after, new_melds, view)[0] <= discard_dist
+
+
+@lru_cache(maxsize=None)
+def _contexts(seat_wind: int, round_wind: int) -> tuple[WinContext, WinContext]:
+    """The win contexts of a ron and of a tsumo in these winds, made once each."""
+    return tuple(WinContext(tsumo=tsumo, seat_wind=seat_wind, round_wind=round_wind)
+                 for tsumo in (False, True))  # type: ignore[return-value]
 
 
 def _values(dist: Sequence[int], adm: _Admitted) -> list[tuple[float, int]]:

@@ -310,8 +310,8 @@ class PlanEval:
     """A plan list on one hand: ``dist`` per plan (tiles needed; ``INF``: out of reach), and
     on demand the 34-bit masks ``need`` (one more of the kind shortens it) and ``surplus``
     (one less keeps it; giving up any other held kind costs one tile) — :meth:`bits` — and
-    ``wants`` — :meth:`wants`: per surplus kind ``t``, the kinds that would shorten the hand
-    once a ``t`` is discarded.
+    :meth:`want`: for a surplus kind ``t``, the kinds that would shorten the hand once a ``t``
+    is discarded.
 
     Memo tables keep only ``state`` (the distances, the combined splits' arrays, the forced
     tiles lacking, 五门齐's suit rows): tuples of numbers and numpy arrays, which the garbage
@@ -328,7 +328,7 @@ class PlanEval:
         self.dist: tuple[int, ...] = state[0]
         self._comb = comb
         self._bits: dict[int, tuple[int, int]] = {}
-        self._wants: dict[int, tuple[int, ...] | None] = {}
+        self._wants: dict[int, list[int]] = {}
 
     def _optimal(self, j: int):
         """``Combined.optimal`` of standard plan ``j`` (the combination rebuilt after a hit)."""
@@ -361,24 +361,22 @@ class PlanEval:
             self._bits[i] = hit
         return hit
 
-    def wants(self, i: int) -> tuple[int, ...] | None:
-        """Per kind ``t`` the need mask once a ``t`` is discarded (for ``t`` surplus to plan
-        ``i``; ``None`` for 五门齐, which callers evaluate again)."""
-        if i in self._wants:
-            return self._wants[i]
+    def want(self, i: int, t: int) -> int | None:
+        """The need mask once a ``t`` (surplus to plan ``i``) is discarded; ``None`` for
+        五门齐, which callers evaluate again. The knitted plan's is found for the kind asked
+        alone: a probe of the hand less that tile, where a turn asks about a few tied
+        discards and a row for every surplus kind cost a probe each."""
         if self.dist[i] >= INF or i in self.plist.five:
-            want = None
-        elif i in self.plist.pos:
-            j = self.plist.pos[i]
-            lack = self.state[4][j]
-            want = hand_wants(*self._optimal(j))
-            want = tuple([w | lack for w in want]) if lack else tuple(want)
-        elif i in self.plist.knit:
-            want = _knitted_wants(self.counts)
-        else:
-            want = tuple(_seven_pairs_wants(self.counts))
-        self._wants[i] = want
-        return want
+            return None
+        if i in self.plist.knit:
+            return _knitted_want(self.counts, t)
+        j = self.plist.pos.get(i)
+        want = self._wants.get(i)
+        if want is None:
+            want = self._wants[i] = hand_wants(*self._optimal(j)) if j is not None \
+                else _seven_pairs_wants(self.counts)
+        # a plan's forced tiles still lacking shorten it whatever is discarded
+        return want[t] | self.state[4][j] if j is not None else want[t]
 
 
 def _seven_pairs(counts: Sequence[int]) -> tuple[int, int, int]:
@@ -411,21 +409,15 @@ def _knitted(counts: Sequence[int]) -> tuple[int, int]:
     return knitted_masks(counts)[1:]
 
 
-def _knitted_wants(counts: Sequence[int]) -> tuple[int, ...]:
-    """The knitted plan's need mask after each surplus discard (the masks are cached per
-    hand in ``mjenv.analysis``)."""
-    need, surplus = _knitted(counts)
-    out = [0] * 34
-    c = bytearray(counts)
-    for t in range(34):
-        if surplus >> t & 1:
-            if c[t] >= 2:                 # the kinds held stay the same: so do the masks
-                out[t] = need
-                continue
-            c[t] -= 1
-            out[t] = knitted_masks(bytes(c))[1]
-            c[t] += 1
-    return tuple(out)
+def _knitted_want(counts: Sequence[int], t: int) -> int:
+    """The knitted plan's need mask once a ``t`` (surplus to it) is discarded: as it is where
+    ``t`` is held twice or more (the kinds held stay the same), else that of the hand less
+    the ``t`` (the masks are cached per hand in ``mjenv.analysis``)."""
+    if counts[t] >= 2:
+        return _knitted(counts)[0]
+    less = bytearray(counts)
+    less[t] -= 1
+    return knitted_masks(bytes(less))[1]
 
 
 def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],
@@ -444,8 +436,8 @@ def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],
     for door in range(3):
         dist = STORE.dist_list(rows[door])
         cost2[door], cost3[door] = dist[1], dist[2]
-    for door, kinds in ((3, WINDS), (4, DRAGONS)):
-        most = max([counts[t] for t in kinds])
+    for door, (lo, hi) in ((3, _WIND_SLICE), (4, _DRAGON_SLICE)):
+        most = max(counts[lo:hi])
         cost2[door] = 2 - most if most < 2 else 0
         cost3[door] = 3 - most if most < 3 else 0
     # the pair in door d: every free door's group, door d's less its group, plus its pair
@@ -493,6 +485,7 @@ def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],
     return best, need, surplus
 
 
+_WIND_SLICE, _DRAGON_SLICE = (WINDS[0], WINDS[-1] + 1), (DRAGONS[0], DRAGONS[-1] + 1)
 _DOOR_BITS = [((1 << 9) - 1) << (9 * d) for d in range(3)] + \
     [sum(1 << t for t in kinds) for kinds in _HONOR_DOORS]
 

@@ -193,7 +193,7 @@ def test_forced_and_special_plans(name, hand, melds, expected):
 def test_masks_match_a_full_recomputation(loose):
     """For every plan, on varied hands: ``surplus`` holds exactly the kinds whose removal
     keeps the distance, ``need`` exactly the kinds (held fewer than four times) whose
-    addition shortens it, and ``wants[t]`` (t surplus) exactly the kinds that shorten the
+    addition shortens it, and ``want(i, t)`` (t surplus) exactly the kinds that shorten the
     hand once a ``t`` is gone — each checked against evaluating the changed hand from
     scratch."""
     hands = [("123456789m234p55s1z", ""), ("234m23p567s111z99s5z", ""),
@@ -213,20 +213,20 @@ def test_masks_match_a_full_recomputation(loose):
             if ev.dist[i] >= INF:
                 continue
             need, surplus = ev.bits(i)
-            wants = ev.wants(i)
             for t in range(34):
                 if counts[t]:
                     less = list(counts)
                     less[t] -= 1
                     after = dist(less)
                     assert bool(surplus >> t & 1) == (after[i] == ev.dist[i]), (hand, plan.name, t)
-                    if surplus >> t & 1 and wants is not None:
+                    want = ev.want(i, t) if surplus >> t & 1 else None
+                    if want is not None:
                         for u in range(34):
                             if less[u] < 4 and u != t:
                                 more = list(less)
                                 more[u] += 1
                                 better = dist(more)[i] < after[i]
-                                assert bool(wants[t] >> u & 1) == better, (hand, plan.name, t, u)
+                                assert bool(want >> u & 1) == better, (hand, plan.name, t, u)
                                 checked += 1
                 if counts[t] < 4:
                     more = list(counts)
