@@ -288,10 +288,10 @@ def field(view: PlayerView, model: RiskModel, least: float = 0.0) -> Field:
     if not seats:
         return Field((), (), (), (), ())
     order = discard_order(view) or []
+    least_points = float(view.rules.min_points)
     return Field(tuple(seats), tuple(opps), tuple(ready),
                  tuple(passed_by(view, seats, order)),
-                 tuple(max(sum(map(mul, model.value, opp)), float(view.rules.min_points))
-                       for opp in opps))
+                 tuple([max(sum(map(mul, model.value, opp)), least_points) for opp in opps]))
 
 
 def deal_in(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float = 0.0,

@@ -25,7 +25,7 @@ from typing import Sequence
 from agents.heuristic.tables import (INF, NONE, STORE, SUIT_SLICES, Combined, cells,
                                      combine, hand_bits, hand_wants, layout,
                                      seven_pairs_distance)
-from mjenv.analysis import knitted_cover, knitted_masks
+from mjenv.analysis import knitted_cover, knitted_masks, knitted_need
 from mjenv.scoring import YAKU
 from mjenv.tiles import DRAGONS, WINDS, Meld
 
@@ -417,7 +417,7 @@ def _knitted_want(counts: Sequence[int], t: int) -> int:
         return _knitted(counts)[0]
     less = bytearray(counts)
     less[t] -= 1
-    return knitted_masks(bytes(less))[1]
+    return knitted_need(bytes(less))
 
 
 def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],
@@ -431,18 +431,19 @@ def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],
         if taken[door]:
             return INF, 0, 0
         taken[door] = True
-    # per door: cost as the pair (size 2) and as a group (size 3)
-    cost2, cost3 = [0] * 5, [0] * 5
-    for door in range(3):
-        dist = STORE.dist_list(rows[door])
-        cost2[door], cost3[door] = dist[1], dist[2]
-    for door, (lo, hi) in ((3, _WIND_SLICE), (4, _DRAGON_SLICE)):
-        most = max(counts[lo:hi])
-        cost2[door] = 2 - most if most < 2 else 0
-        cost3[door] = 3 - most if most < 3 else 0
+    # per door: cost as the pair (size 2) and as a group (size 3); an honor door's, from the
+    # most copies of one kind it holds (slot 1: no group and the pair; slot 2: one group)
+    dm, dp, ds = map(STORE.dist_list, rows)
+    wind, dragon = max(counts[_WIND_KINDS]), max(counts[_DRAGON_KINDS])
+    cost2 = [dm[1], dp[1], ds[1], 2 - wind if wind < 2 else 0, 2 - dragon if dragon < 2 else 0]
+    cost3 = [dm[2], dp[2], ds[2], 3 - wind if wind < 3 else 0, 3 - dragon if dragon < 3 else 0]
     # the pair in door d: every free door's group, door d's less its group, plus its pair
-    groups = sum([c for c, t in zip(cost3, taken) if not t])
-    totals = [INF if taken[d] else groups - cost3[d] + cost2[d] for d in range(5)]
+    if melds:
+        groups = sum([c for c, t in zip(cost3, taken) if not t])
+        totals = [INF if taken[d] else groups - cost3[d] + cost2[d] for d in range(5)]
+    else:
+        groups = sum(cost3)
+        totals = [groups - c3 + c2 for c2, c3 in zip(cost2, cost3)]
     best = min(totals)
     if best > INF:
         best = INF
@@ -485,7 +486,7 @@ def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],
     return best, need, surplus
 
 
-_WIND_SLICE, _DRAGON_SLICE = (WINDS[0], WINDS[-1] + 1), (DRAGONS[0], DRAGONS[-1] + 1)
+_WIND_KINDS, _DRAGON_KINDS = slice(WINDS[0], WINDS[-1] + 1), slice(DRAGONS[0], DRAGONS[-1] + 1)
 _DOOR_BITS = [((1 << 9) - 1) << (9 * d) for d in range(3)] + \
     [sum(1 << t for t in kinds) for kinds in _HONOR_DOORS]
 

@@ -163,18 +163,34 @@ def knitted_masks(counts: Sequence[int]) -> tuple[int, int, int]:
     return _knitted_masks(counts_key(counts))
 
 
+def knitted_need(counts: Sequence[int]) -> int:
+    """The need mask of ``knitted_masks`` alone, which skips the probes only the surplus
+    reads (a held rank less): the heuristic asks it of the hand left by each tied discard."""
+    return _knitted_need(counts_key(counts))
+
+
 # count → binary digit: held twice or more
 _TWICE = bytes.maketrans(bytes(range(5)), b"00111")
 
 
 @cached(1 << 15)
 def _knitted_masks(key: bytes) -> tuple[int, int, int]:
+    return _knit_probes(key, True)
+
+
+@cached(1 << 15)
+def _knitted_need(key: bytes) -> int:
+    return _knit_probes(key, False)[1]
+
+
+def _knit_probes(key: bytes, spare: bool) -> tuple[int, int, int]:
+    """``knitted_masks`` of ``key``; the surplus only with ``spare`` (else 0)."""
     ranks = [suit_rank_mask(key[9 * s:9 * s + 9]) for s in range(3)]
     rows = [KNIT_ROW_ID[m] for m in ranks]
     honors = 7 - key[27:].count(0)
     base = _cover(*rows, honors)
     # a kind held twice or more is surplus: one copy less leaves the ranks held as they are
-    surplus = int(key[:27].translate(_TWICE)[::-1], 2)
+    surplus = int(key[:27].translate(_TWICE)[::-1], 2) if spare else 0
     need = 0
     for s in range(3):
         held, shift = ranks[s], 9 * s
@@ -183,6 +199,8 @@ def _knitted_masks(key: bytes) -> tuple[int, int, int]:
         # the ranks whose toggle gives the same row id share one probe of the cover; the
         # suit's own id leaves it as it is
         for row, toggled in KNIT_TOGGLES[held]:
+            if not (spare or toggled & ~held):
+                continue                    # held ranks only: a probe for the surplus
             cover = base
             if row != rows[s]:
                 probe[s] = row
@@ -191,12 +209,14 @@ def _knitted_masks(key: bytes) -> tuple[int, int, int]:
                 surplus |= (toggled & held & ~twice) << shift
             elif cover > base:
                 need |= (toggled & ~held) << shift
-    fewer, more = _cover(*rows, honors - 1), _cover(*rows, honors + 1)
+    more = _cover(*rows, honors + 1)
+    fewer = _cover(*rows, honors - 1) if spare else None
     for t in range(27, 34):
-        if key[t] >= 2 or key[t] and fewer == base:
+        if not key[t]:
+            if more > base:
+                need |= 1 << t
+        elif spare and (key[t] >= 2 or fewer == base):
             surplus |= 1 << t
-        elif not key[t] and more > base:
-            need |= 1 << t
     return base, need, surplus
 
 

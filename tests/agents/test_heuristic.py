@@ -237,3 +237,35 @@ def test_the_default_plays_for_the_knitted_shape():
         left[t] += 1
     assert sorted(wait_kinds(left, ())) == parse_tiles("9s67z")
     assert all(a.tile >= 27 for a in HeuristicAgent(V1).options(view, view.legal))
+
+
+def test_a_hand_left_by_a_discard_reads_as_evaluated_afresh():
+    """``Evaluator.hand`` on the hand a weighed discard leaves (what the claims of the next
+    turns ask) answers from what ``discards`` found where it can: the same answer, to the bit,
+    as an evaluator that never saw the hand before, on every discard of played turns."""
+    from agents.heuristic.evaluator import Evaluator
+    params = default().evaluation()
+    turns = []
+
+    def keep(seat, view, aid):
+        if view.phase == "turn":
+            turns.append(view)
+
+    for seed in range(n(3, 12)):
+        play([make_agent("heuristic", seed=s) for s in range(4)], seed=seed, on_decision=keep)
+    recalled = 0
+    for view in turns:
+        evaluator = Evaluator(params)
+        counts = [0] * 34
+        for t in view.hand:
+            counts[t] += 1
+        melds = tuple(view.melds[view.seat])
+        tiles = sorted(set(view.hand))
+        evaluator.discards(counts, melds, view, tiles)
+        for t in tiles:
+            counts[t] -= 1
+            recalled += evaluator._recall(*evaluator._last[:2], counts) is not None
+            assert evaluator.hand(counts, melds, view) == Evaluator(params).hand(
+                counts, melds, view), (view.hand, t)
+            counts[t] += 1
+    assert recalled > len(turns)

@@ -15,6 +15,7 @@ from mjenv.analysis import (
     is_thirteen_orphans,
     knitted_cover,
     knitted_masks,
+    knitted_need,
     shanten,
     shanten_counts,
     shanten_knitted,
@@ -76,13 +77,14 @@ def test_per_shape_values():
 def test_knitted_cover_and_masks():
     """The cover is what the knitted shanten is made of; the masks are the kinds that change
     it, checked one copy more or less at a time on random hands of 13 and 14 tiles (and a
-    near-knitted one)."""
+    near-knitted one); ``knitted_need`` is the need mask alone."""
     rng = np.random.default_rng(5)
     hands = [random_counts(rng, size) for size in (13, 14) for _ in range(n(40, 400))]
     hands.append(c("147m258p36s11234z5m"))
     for h in hands:
         cover, need, surplus = knitted_masks(h)
         assert cover == knitted_cover(h) == 13 - shanten_knitted(h)
+        assert knitted_need(h) == need
         for t in range(34):
             other = list(h)
             if h[t] < 4:
