@@ -447,11 +447,9 @@ class Combined:
             # costs as much as the look-up
             known, bits = STORE._bits.get, STORE.bits
             used = self._used[j] = {}
-            for sp in splits:
-                for c in sp:
-                    if c not in used:
-                        row, slot = rows[c // SLOTS], c % SLOTS
-                        used[c] = known((row, slot)) or bits(row, slot)
+            for c in set().union(*splits):      # each cell once, however many splits use it
+                row, slot = rows[c // SLOTS], c % SLOTS
+                used[c] = known((row, slot)) or bits(row, slot)
         return self._splits[j], used
 
 
