@@ -28,9 +28,9 @@ from typing import NamedTuple, Sequence
 from agents.heuristic.plans import (ALL34, Plan, PlanEval, PlanList, candidate_plans,
                                     full_bits, held_bits, meld_key)
 from agents.heuristic.tables import INF, STORE
+from mjenv.analysis import wait_kinds
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
-from mjenv.analysis import wait_kinds
 from mjenv.scoring import WinContext, score
 from mjenv.tiles import Meld
 

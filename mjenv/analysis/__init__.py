@@ -14,5 +14,5 @@ from mjenv.analysis.waits import structural_waits, wait_kinds, waits
 
 __all__ = ["clear_caches", "decompose_standard", "is_knitted", "is_seven_pairs",
            "is_thirteen_orphans", "knitted_cover", "knitted_masks", "knitted_need", "shanten",
-           "shanten_counts", "shanten_knitted", "shanten_orphans", "shanten_seven_pairs", "shanten_standard", "structural_waits",
-           "wait_kinds", "waits"]
+           "shanten_counts", "shanten_knitted", "shanten_orphans", "shanten_seven_pairs",
+           "shanten_standard", "structural_waits", "wait_kinds", "waits"]
