@@ -222,7 +222,9 @@ def run_league(league: League, agents: Sequence[str], *, path: Path | None = Non
                         (league.rules, league.seed, options, log_dir), min(workers, len(tasks)))
     done = 0
     try:
-        for (t, _, _), record in zip(tasks, groups):
+        # read to the end, so that the pool is closed and joined rather than terminated (a
+        # zip would stop at the last task and leave the generator to be collected)
+        for (t, _, _), record in zip(tasks, groups, strict=True):
             league.records[(tuple(record["table"]), record["deal"])] = record
             if out is not None:
                 _write(out, record)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import sys
 import threading
@@ -143,8 +144,19 @@ WORKER: dict = {}
 
 def _start_worker(init: Callable, args: tuple) -> None:
     from agents.external import close_all
-    # pool.terminate() sends SIGTERM: end the external programs this worker started first
-    signal.signal(signal.SIGTERM, lambda *_: (close_all(), sys.exit(1)))
+    # pool.terminate() sends SIGTERM: end the external programs this worker started, then
+    # the worker. Not with a Python handler: it runs in the main thread once that thread
+    # wakes, and a signal the kernel hands to another thread (torch's pool) left a main
+    # thread asleep on the task queue and terminate() waiting on it for good. SIGTERM is
+    # blocked in every thread instead (threads inherit the mask) and one thread waits for it.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+
+    def on_term() -> None:
+        signal.sigwait({signal.SIGTERM})
+        close_all()
+        os._exit(1)
+
+    threading.Thread(target=on_term, name="sigterm", daemon=True).start()
     multiprocessing.util.Finalize(None, close_all, exitpriority=10)
     init(*args)
 

@@ -229,3 +229,19 @@ def test_the_card_plays_the_fixed_fields(capsys):
     assert main(["arena", "--card", "random", "--deals", "1", "--no-progress"]) == 0
     text = capsys.readouterr().out
     assert "NOT the standard card" in text and "3× ppo:pretrained" in text
+
+
+def test_a_finished_league_closes_its_pool_rather_than_terminating_it(capsys, monkeypatch):
+    """``Pool.terminate`` is for an interrupted league: a league that ran to its end reads
+    every result, so that its pool of workers is closed and joined. (Reading one result
+    short left the pool to be terminated when the generator was collected, and a worker's
+    SIGTERM handed to one of its torch threads could leave that terminate waiting for good.)"""
+    import multiprocessing.pool
+    terminated = []
+    terminate = multiprocessing.pool.Pool.terminate
+    monkeypatch.setattr(multiprocessing.pool.Pool, "terminate",
+                        lambda pool: (terminated.append(pool), terminate(pool))[1])
+    code, out = arena(capsys, "random", "heuristic", "heuristic:nodefence", "heuristic:efficiency",
+                      "--deals", "2", "--workers", "2")
+    assert code == 0 and out["league"]["deals_played"] > 0
+    assert terminated == []
