@@ -109,6 +109,20 @@ class Discard(NamedTuple):
     points: float = 0.0
 
 
+class _Weighed(NamedTuple):
+    """What ``Evaluator.discards`` found of the last hand it weighed (``Evaluator._recall``):
+    its plan list and ``min_points``, its counts read as one base-256 number, its best
+    value, the kinds surplus to a plan at that value, the kinds whose discard leaves a plain
+    shape one tile from complete."""
+
+    serial: int
+    min_points: int
+    key: int
+    best: float
+    kept: int
+    ready: int
+
+
 # ``Discard``'s fields as a tuple, made without the named tuple's ``__new__`` (a Python
 # function): half the cost, on every discard of every turn
 _discard = tuple.__new__
@@ -138,8 +152,8 @@ class Evaluator:
         if params not in _ADMITTED and len(_ADMITTED) >= 64:
             _ADMITTED.clear()
         self._admitted = _ADMITTED.setdefault(params, _Memo())
-        # the last hand weighed by ``discards`` (``_remember``), for ``hand`` after its discard
-        self._last: tuple | None = None
+        # the last hand weighed by ``discards``, for ``hand`` after its discard
+        self._last: _Weighed | None = None
 
     @staticmethod
     def begin() -> None:
@@ -264,35 +278,26 @@ class Evaluator:
 
     # --- the hand left by a discard ---------------------------------------------------------
 
-    def _remember(self, serial: int, min_points: int, counts: Sequence[int], best: float,
-                  kept: int, ready: int) -> None:
-        """Keep what ``discards`` found of a hand (its plan list, best value, the kinds surplus
-        to a plan at that value, the kinds whose discard leaves a plain shape one tile from
-        complete) for ``hand`` on the hand left by one of those discards: the claims of the
-        turns that follow ask it, nearly always of a hand no evaluation has seen (84 % of
-        them), where it is known already."""
-        self._last = (serial, min_points, int.from_bytes(bytes(counts), "little"), best, kept,
-                      ready)
-
     def _recall(self, serial: int, min_points: int, counts: Sequence[int]
                 ) -> tuple[float, bool] | None:
         """(best value, whether a plain shape is one tile from complete) of ``counts`` where it
         is the last hand ``discards`` weighed less one tile ``t`` surplus to a plan at the best
         value: that plan keeps its value, no plan's gets lower, so the best value is the
         same number, and a plain shape's distance after the discard is what made ``t`` ready
-        there. None elsewhere."""
+        there (``_Weighed``). None elsewhere. The claims of the turns that follow a discard
+        ask it, nearly always of a hand no evaluation has seen (84 % of them)."""
         last = self._last
-        if last is None or last[0] != serial or last[1] != min_points:
+        if last is None or last.serial != serial or last.min_points != min_points:
             return None
         # counts are at most 4, so the difference of the counts read as base-256 numbers is
         # a power of 256 exactly where the last hand is ``counts`` and one tile more
-        diff = last[2] - int.from_bytes(bytes(counts), "little")
+        diff = last.key - int.from_bytes(bytes(counts), "little")
         if diff <= 0 or diff & (diff - 1) or (diff.bit_length() - 1) & 7:
             return None
         bit = 1 << ((diff.bit_length() - 1) >> 3)
-        if not last[4] & bit:
+        if not last.kept & bit:
             return None
-        return last[3], bool(last[5] & bit)
+        return last.best, bool(last.ready & bit)
 
     # --- discards -------------------------------------------------------------------------
 
@@ -355,7 +360,8 @@ class Evaluator:
                 if dist[i] == 1:
                     ready |= ev.bits(i)[1]
         if admitted and not hard_only:
-            self._remember(serial, view.rules.min_points, counts, best_now, kept, ready)
+            self._last = _Weighed(serial, view.rules.min_points,
+                                  int.from_bytes(bytes(counts), "little"), best_now, kept, ready)
         out: dict[int, Discard] = {}
         low, ties = float(INF), 0         # the least distance so far, and how many have it
         for t in tiles:

@@ -438,12 +438,8 @@ def _five_doors(counts: Sequence[int], melds: Sequence[Meld], rows: list[int],
     cost2 = [dm[1], dp[1], ds[1], 2 - wind if wind < 2 else 0, 2 - dragon if dragon < 2 else 0]
     cost3 = [dm[2], dp[2], ds[2], 3 - wind if wind < 3 else 0, 3 - dragon if dragon < 3 else 0]
     # the pair in door d: every free door's group, door d's less its group, plus its pair
-    if melds:
-        groups = sum([c for c, t in zip(cost3, taken) if not t])
-        totals = [INF if taken[d] else groups - cost3[d] + cost2[d] for d in range(5)]
-    else:
-        groups = sum(cost3)
-        totals = [groups - c3 + c2 for c2, c3 in zip(cost2, cost3)]
+    groups = sum([c for c, t in zip(cost3, taken) if not t])
+    totals = [INF if taken[d] else groups - cost3[d] + cost2[d] for d in range(5)]
     best = min(totals)
     if best > INF:
         best = INF
