@@ -34,8 +34,8 @@ from agents.base import BaseAgent
 from agents.heuristic.defence import threats, tile_dangers
 from agents.heuristic.evaluator import Discard, Evaluator
 from agents.heuristic.params import HeuristicParams, default
-from agents.heuristic.models import (LIVE_WALL, field, ready_probability, risk,
-                                     win_probability)
+from agents.heuristic.models import (LIVE_WALL, Field, field, ready_probability, risk,
+                                     risk_bound, win_probability, with_passed)
 from agents.heuristic.tables import INF
 from mjenv.env.actions import legal_ids
 from mjenv.game.actions import Action
@@ -61,14 +61,17 @@ class HeuristicAgent(BaseAgent):
 
     def act(self, observation: np.ndarray | None, mask: np.ndarray, view: PlayerView) -> int:
         allowed = mask.tolist()         # one conversion, not a numpy scalar per action
-        pairs = [(a, aid) for a, aid in zip(view.legal, legal_ids(view)) if allowed[aid]]
-        if not pairs:
-            raise ValueError(f"heuristic agent: no legal action in the mask (seat {view.seat}, "
-                             f"phase {view.phase})")
-        legal = tuple([a for a, _ in pairs])
+        ids = legal_ids(view)
+        legal = view.legal
+        if not all(map(allowed.__getitem__, ids)):      # a mask narrower than the rules
+            legal = tuple([a for a, aid in zip(legal, ids) if allowed[aid]])
+            ids = [aid for aid in ids if allowed[aid]]
+            if not ids:
+                raise ValueError(f"heuristic agent: no legal action in the mask (seat "
+                                 f"{view.seat}, phase {view.phase})")
         # ``choose`` returns one of ``legal`` itself: ``index`` finds it by identity, where a
         # dictionary hashed every action
-        return pairs[legal.index(self.choose(view, legal))][1]
+        return ids[legal.index(self.choose(view, legal))]
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """The chosen engine action among ``legal`` (a subset of ``view.legal``): one of its
@@ -187,7 +190,10 @@ class HeuristicAgent(BaseAgent):
         pushes. A penalty only lowers a utility, so it is measured best-first: once the
         discards measured include one of utility ``u`` after its penalty, a discard whose
         utility before any penalty is below ``u − safe_margin`` can be neither the best nor
-        within the safe band, and keeps its utility unmeasured (most of a turn's discards)."""
+        within the safe band, and keeps its utility unmeasured (most of a turn's discards).
+        Where one discard alone is in reach and stays clear of the rest whatever the risks
+        (``_clear``), none is measured, and the walk along the discard order that finds the
+        tiles safe against each seat is not made."""
         p = self.params
         if p.defence_model == "v1":
             threat = threats(view, p.danger)
@@ -198,25 +204,47 @@ class HeuristicAgent(BaseAgent):
             return [(u - lam * danger[t], a) for (u, a), t in zip(options, tiles)], None
         if p.risk_weight == 0:
             return options, None
-        known = field(view, p.risk, p.ready_floor)
+        known = field(view, p.risk, p.ready_floor, passed=False)
         if not known.seats:
             return options, [0.0] * len(tiles)
         progress = 1.0 - view.live_wall_left / LIVE_WALL
         out = list(options)
         loss: list[float | None] = [None] * len(tiles)
         reach = max(u for u, _ in options)
-        while todo := [j for j, (u, _) in enumerate(options)
-                       if loss[j] is None and u >= reach - p.safe_margin - 1e-9]:
+        todo = [j for j, (u, _) in enumerate(options) if u >= reach - p.safe_margin - 1e-9]
+        if len(todo) == 1 and self._clear(view, known, options, todo[0], evals[tiles[todo[0]]],
+                                          progress, melds):
+            return options, None
+        known = with_passed(view, known)
+        while todo:
             for j, x in zip(todo, risk(view, p.risk, [tiles[j] for j in todo], p.ready_floor,
                                        known)):
-                e = evals[tiles[j]]
-                stake = 3.0 * self._points(e) * win_probability(
-                    p.win, e.dist, e.weight, progress, melds) if e.dist < INF else 0.0
                 u, a = options[j]
-                out[j] = (u - p.risk_weight * x / max(stake, p.stake_floor), a)
+                out[j] = (u - p.risk_weight * x / max(
+                    self._stake(evals[tiles[j]], progress, melds), p.stake_floor), a)
                 loss[j] = x
             reach = max(u for (u, _), x in zip(out, loss) if x is not None)
+            todo = [j for j, (u, _) in enumerate(options)
+                    if loss[j] is None and u >= reach - p.safe_margin - 1e-9]
         return out, loss
+
+    def _stake(self, e: Discard, progress: float, melds: int) -> float:
+        """What the hand a discard leaves stands to win: 3 · its points · P(win)."""
+        return 3.0 * self._points(e) * win_probability(
+            self.params.win, e.dist, e.weight, progress, melds) if e.dist < INF else 0.0
+
+    def _clear(self, view: PlayerView, known: Field, options: list[tuple[float, Action]],
+               best: int, e: Discard, progress: float, melds: int) -> bool:
+        """Whether discard ``best`` (``e``), alone within the safe margin of the best utility,
+        stays the one choice whatever the risks: even the most it could lose (``risk_bound``:
+        every ready opponent winning on it) leaves it more than the margin clear of every
+        other discard's utility before its own penalty, which can only lower it. Then no tile
+        need be measured: ``_best`` and ``_safest`` pick it alone either way."""
+        p = self.params
+        floor = options[best][0] - p.risk_weight * risk_bound(view, known) / max(
+            self._stake(e, progress, melds), p.stake_floor)
+        return all(u + p.safe_margin + 1e-6 < floor
+                   for j, (u, _) in enumerate(options) if j != best)
 
     def _threat(self, view: PlayerView) -> float:
         """The most threatening opponent's threat: v1's 0–1 score, or P(ready) from the

@@ -117,6 +117,9 @@ def opponent_features(view: PlayerView, seat: int) -> list[float]:
             tedashi]
 
 
+_NEXT = (1, 2, 3, 0)          # the seat to the right, who plays next
+
+
 def discard_order(view: PlayerView) -> list[tuple[int, int]] | None:
     """Every discard of the hand as ``(seat, index in its pond)``, in the order made.
 
@@ -126,7 +129,7 @@ def discard_order(view: PlayerView) -> list[tuple[int, int]] | None:
     to a kan, which keeps neither, by its tile). ``None`` where they fit no order (views made
     by hand)."""
     ponds = view.ponds
-    claims = [[m for m in view.melds[s] if m.kind != "ankan"] for s in range(4)]
+    claims = None                                   # each seat's claimed melds, on demand
     used, done = [0] * 4, [0] * 4
     seat, order = view.dealer, []
     for _ in range(sum(map(len, ponds))):
@@ -137,8 +140,10 @@ def discard_order(view: PlayerView) -> list[tuple[int, int]] | None:
         order.append((seat, k))
         done[seat] = k + 1
         if not pt.called:
-            seat = (seat + 1) % 4
+            seat = _NEXT[seat]
             continue
+        if claims is None:
+            claims = [[m for m in view.melds[s] if m.kind != "ankan"] for s in range(4)]
         for c in range(4):
             if c != seat and used[c] < len(claims[c]):
                 m = claims[c][used[c]]
@@ -274,8 +279,11 @@ class Field(NamedTuple):
     points: tuple[float, ...]
 
 
-def field(view: PlayerView, model: RiskModel, least: float = 0.0) -> Field:
-    """The ``Field`` of ``view``'s opponents under ``model``."""
+def field(view: PlayerView, model: RiskModel, least: float = 0.0, passed: bool = True
+          ) -> Field:
+    """The ``Field`` of ``view``'s opponents under ``model``; with ``passed=False``, its
+    ``passed`` left empty for ``with_passed`` to fill: the walk along the discard order is
+    the dearest part, and the seats' P(ready) and points may settle a turn without it."""
     seats, opps, ready = [], [], []
     for o in range(4):
         if o != view.seat:
@@ -287,11 +295,29 @@ def field(view: PlayerView, model: RiskModel, least: float = 0.0) -> Field:
                 ready.append(r)
     if not seats:
         return Field((), (), (), (), ())
-    order = discard_order(view) or []
     least_points = float(view.rules.min_points)
-    return Field(tuple(seats), tuple(opps), tuple(ready),
-                 tuple(passed_by(view, seats, order)),
-                 tuple([max(sum(map(mul, model.value, opp)), least_points) for opp in opps]))
+    f = Field(tuple(seats), tuple(opps), tuple(ready), (),
+              tuple([max(sum(map(mul, model.value, opp)), least_points) for opp in opps]))
+    return with_passed(view, f) if passed else f
+
+
+def with_passed(view: PlayerView, f: Field) -> Field:
+    """``f`` with the kinds that passed each of its seats' unchanged hands (``passed_by``)."""
+    if not f.seats or f.passed:
+        return f
+    return f._replace(passed=tuple(passed_by(view, f.seats, discard_order(view) or [])))
+
+
+def _wins(view: PlayerView, model: RiskModel, tiles: Sequence[int], f: Field
+          ) -> list[tuple[int, list[float], float]]:
+    """(seat, P(it wins on t) per kind of ``tiles``, the points of its win) for each seat of
+    the field ``f``: 0 for a tile that passed the seat, else P(ready) · P(t | ready)."""
+    rows = tile_features(view, f.seats, tiles, f.opps)
+    out = []
+    for o, passed, ready, points, seat_rows in zip(f.seats, f.passed, f.ready, f.points, rows):
+        out.append((o, [0.0 if t in passed else ready * _logistic(model.tile, x)
+                        for t, x in zip(tiles, seat_rows)], points))
+    return out
 
 
 def deal_in(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float = 0.0,
@@ -301,30 +327,43 @@ def deal_in(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: flo
     points of such a win per seat). ``known``: the view's ``field``, where already measured."""
     prob = [[0.0] * len(tiles) for _ in range(4)]
     points = [0.0] * 4
-    f = known if known is not None else field(view, model, least)
-    if not f.seats:
-        return prob, points
-    rows = tile_features(view, f.seats, tiles, f.opps)
-    for i, o in enumerate(f.seats):
-        passed = f.passed[i]
-        ready = f.ready[i]
-        prob[o] = [0.0 if t in passed else ready * _logistic(model.tile, x)
-                   for t, x in zip(tiles, rows[i])]
-        points[o] = f.points[i]
+    f = with_passed(view, known if known is not None else field(view, model, least))
+    if f.seats:
+        for o, row, pts in _wins(view, model, tiles, f):
+            prob[o], points[o] = row, pts
     return prob, points
+
+
+def deal_in_cost(view: PlayerView, points: float) -> float:
+    """What the discarder pays beyond a bystander's 6 for a win worth ``points`` on its
+    discard (``3P − 18``, at least 0); on the final discard (the live wall empty) the win
+    adds 河底捞鱼."""
+    extra = YAKU["hedi"].points if view.live_wall_left == 0 else 0
+    return max(3 * (points + extra) - 18, 0.0)
 
 
 def risk(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float = 0.0,
          known: Field | None = None) -> list[float]:
     """Expected extra loss, in points, of discarding each of ``tiles``: the chance it wins for
-    some seat times what a discarder pays beyond a bystander's 6 (``3P − 18``); opponents
-    less than ``least`` likely to be ready are left out (``known``: their ``field``, where
-    already measured). The final discard (the live wall empty) adds 河底捞鱼 to such a win."""
-    prob, points = deal_in(view, model, tiles, least, known)
-    extra = YAKU["hedi"].points if view.live_wall_left == 0 else 0
+    some seat times what that costs (``deal_in_cost``); opponents less than ``least`` likely
+    to be ready are left out (``known``: their ``field``, where already measured)."""
+    f = with_passed(view, known if known is not None else field(view, model, least))
     loss = [0.0] * len(tiles)
-    for row, pts in zip(prob, points):
-        cost = max(3 * (pts + extra) - 18, 0.0)
-        if cost:
-            loss = [x + p * cost for x, p in zip(loss, row)]
+    if f.seats:
+        for _, row, pts in _wins(view, model, tiles, f):
+            cost = deal_in_cost(view, pts)
+            if cost:
+                loss = [x + p * cost for x, p in zip(loss, row)]
     return loss
+
+
+def risk_bound(view: PlayerView, f: Field) -> float:
+    """No discard's ``risk`` under the field ``f`` exceeds this: each seat's P(it wins on t)
+    is at most its P(ready), and the sum runs in the same order, so the float sums keep the
+    bound too."""
+    bound = 0.0
+    for ready, pts in zip(f.ready, f.points):
+        cost = deal_in_cost(view, pts)
+        if cost:
+            bound = bound + ready * cost
+    return bound

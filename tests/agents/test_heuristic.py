@@ -36,6 +36,18 @@ def test_always_takes_a_legal_win(spec):
     assert agent.act(None, legal_mask(rob), rob) == RON
 
 
+def test_a_mask_narrower_than_the_rules_is_obeyed():
+    # the tsumo masked out: the agent plays one of the discards left, not its usual win
+    turn = view_of("123m456p789s11z22z3z", legal=["discard 1m", "discard 3z", "tsumo"],
+                   target="3z")
+    mask = legal_mask(turn)
+    mask[TSUMO] = 0
+    aid = make_agent("heuristic").act(None, mask, turn)
+    assert mask[aid] == 1 and decode_action(aid, turn).kind == "discard"
+    with pytest.raises(ValueError, match="no legal action in the mask"):
+        make_agent("heuristic").act(None, np.zeros_like(mask), turn)
+
+
 def test_pons_a_dragon_that_makes_a_valuable_ready_hand():
     # after pon 5z and discarding 3p: 12345678m 11z, ready on 3-6-9m with 混一色 (≥ 6)
     view = view_of("12345678m1155z3p", phase="claim", target="5z", target_from=3,
@@ -269,3 +281,41 @@ def test_a_hand_left_by_a_discard_reads_as_evaluated_afresh():
                 counts, melds, view), (view.hand, t)
             counts[t] += 1
     assert recalled > len(turns)
+
+
+def test_a_turn_settled_by_the_risk_bound_is_chosen_as_if_measured():
+    """``_defence`` skips measuring a turn whose best discard stays clear of the rest whatever
+    the risks (``_clear``): on played turns the options are those of an agent that measures
+    every turn, the pruned turns among them, and no discard's risk exceeds ``risk_bound``."""
+    from agents.heuristic.models import field, risk_bound
+
+    class Measuring(HeuristicAgent):
+        def _clear(self, *args):
+            return False
+
+    turns = []
+
+    def keep(seat, view, aid):
+        if view.phase == "turn":
+            turns.append(view)
+
+    for seed in range(n(3, 12)):
+        play([make_agent("heuristic", seed=s) for s in range(4)], seed=seed, on_decision=keep)
+    agent, measuring = HeuristicAgent(default()), Measuring(default())
+    p = agent.params
+    cleared = 0
+    real = agent._clear
+
+    def counted(*args):
+        nonlocal cleared
+        ok = real(*args)
+        cleared += ok
+        return ok
+
+    agent._clear = counted
+    for view in turns:
+        assert agent.options(view, view.legal) == measuring.options(view, view.legal)
+        known = field(view, p.risk, p.ready_floor)
+        tiles = sorted(set(view.hand))
+        assert max(risk(view, p.risk, tiles, p.ready_floor, known)) <= risk_bound(view, known)
+    assert cleared > len(turns) // 20
