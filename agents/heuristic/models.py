@@ -22,8 +22,8 @@ suit, and whether it shares a suit with, or lies within two ranks of, the last t
 threw from its hand — and the points such a win is worth, by a linear model over the
 opponent's features. A tile that passed ``o``'s hand while that hand stood unchanged —
 anything discarded since ``o`` last threw from its hand (``passed_tiles``) — cannot win for
-``o`` at all (a win is always taken). The coefficients are fitted on self-play, where the hidden hands are known
-(``training.calibrate``); nothing here is tuned by hand.
+``o`` at all (a win is always taken). The coefficients are fitted on self-play, where the
+hidden hands are known (``training.calibrate``); nothing here is tuned by hand.
 
 A win by ron costs the discarder ``3P − 12`` (RULES.md §6) where a bystander pays 6, so the
 risk of a discard is ``Σ_o P(o wins on t) · (3·E[P_o] − 18)``, in points.
@@ -269,8 +269,9 @@ def ready_probability(view: PlayerView, model: RiskModel, seat: int) -> float:
 class Field(NamedTuple):
     """What the risk of a discard needs to know of the opponents at least ``least`` likely
     to be ready, measured once per decision and then asked tile by tile: their seats, features
-    and P(ready), the kinds that passed each one's unchanged hand, the points of each one's
-    win. A named tuple: made on every decision, where a frozen dataclass costs more."""
+    and P(ready), the kinds that passed each one's unchanged hand (empty until
+    ``with_passed`` where ``field`` was asked without them), the points of each one's win. A
+    named tuple: made on every decision, where a frozen dataclass costs more."""
 
     seats: tuple[int, ...]
     opps: tuple[list[float], ...]
