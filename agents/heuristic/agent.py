@@ -215,7 +215,7 @@ class HeuristicAgent(BaseAgent):
         if len(todo) == 1 and self._clear(view, known, options, todo[0], evals[tiles[todo[0]]],
                                           progress, melds):
             return options, None
-        known = with_passed(view, known)
+        known = with_passed(view, known)            # once, for every round of the loop
         while todo:
             for j, x in zip(todo, risk(view, p.risk, [tiles[j] for j in todo], p.ready_floor,
                                        known)):

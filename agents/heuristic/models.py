@@ -312,7 +312,9 @@ def with_passed(view: PlayerView, f: Field) -> Field:
 def _wins(view: PlayerView, model: RiskModel, tiles: Sequence[int], f: Field
           ) -> list[tuple[int, list[float], float]]:
     """(seat, P(it wins on t) per kind of ``tiles``, the points of its win) for each seat of
-    the field ``f``: 0 for a tile that passed the seat, else P(ready) · P(t | ready)."""
+    the field ``f`` (its ``passed`` filled where empty): 0 for a tile that passed the seat,
+    else P(ready) · P(t | ready)."""
+    f = with_passed(view, f)
     rows = tile_features(view, f.seats, tiles, f.opps)
     out = []
     for o, passed, ready, points, seat_rows in zip(f.seats, f.passed, f.ready, f.points, rows):
@@ -328,7 +330,7 @@ def deal_in(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: flo
     points of such a win per seat). ``known``: the view's ``field``, where already measured."""
     prob = [[0.0] * len(tiles) for _ in range(4)]
     points = [0.0] * 4
-    f = with_passed(view, known if known is not None else field(view, model, least))
+    f = known if known is not None else field(view, model, least)
     if f.seats:
         for o, row, pts in _wins(view, model, tiles, f):
             prob[o], points[o] = row, pts
@@ -348,7 +350,7 @@ def risk(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float 
     """Expected extra loss, in points, of discarding each of ``tiles``: the chance it wins for
     some seat times what that costs (``deal_in_cost``); opponents less than ``least`` likely
     to be ready are left out (``known``: their ``field``, where already measured)."""
-    f = with_passed(view, known if known is not None else field(view, model, least))
+    f = known if known is not None else field(view, model, least)
     loss = [0.0] * len(tiles)
     if f.seats:
         for _, row, pts in _wins(view, model, tiles, f):

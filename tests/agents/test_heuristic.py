@@ -251,12 +251,8 @@ def test_the_default_plays_for_the_knitted_shape():
     assert all(a.tile >= 27 for a in HeuristicAgent(V1).options(view, view.legal))
 
 
-def test_a_hand_left_by_a_discard_reads_as_evaluated_afresh():
-    """``Evaluator.hand`` on the hand a weighed discard leaves (what the claims of the next
-    turns ask) answers from what ``discards`` found where it can: the same answer, to the bit,
-    as an evaluator that never saw the hand before, on every discard of played turns."""
-    from agents.heuristic.evaluator import Evaluator
-    params = default().evaluation()
+def _played_turns():
+    """The turn views of a few hands of four ``heuristic`` seats."""
     turns = []
 
     def keep(seat, view, aid):
@@ -265,6 +261,16 @@ def test_a_hand_left_by_a_discard_reads_as_evaluated_afresh():
 
     for seed in range(n(3, 12)):
         play([make_agent("heuristic", seed=s) for s in range(4)], seed=seed, on_decision=keep)
+    return turns
+
+
+def test_a_hand_left_by_a_discard_reads_as_evaluated_afresh():
+    """``Evaluator.hand`` on the hand a weighed discard leaves (what the claims of the next
+    turns ask) answers from what ``discards`` found where it can: the same answer, to the bit,
+    as an evaluator that never saw the hand before, on every discard of played turns."""
+    from agents.heuristic.evaluator import Evaluator
+    params = default().evaluation()
+    turns = _played_turns()
     recalled = 0
     for view in turns:
         evaluator = Evaluator(params)
@@ -293,14 +299,7 @@ def test_a_turn_settled_by_the_risk_bound_is_chosen_as_if_measured():
         def _clear(self, *args):
             return False
 
-    turns = []
-
-    def keep(seat, view, aid):
-        if view.phase == "turn":
-            turns.append(view)
-
-    for seed in range(n(3, 12)):
-        play([make_agent("heuristic", seed=s) for s in range(4)], seed=seed, on_decision=keep)
+    turns = _played_turns()
     agent, measuring = HeuristicAgent(default()), Measuring(default())
     p = agent.params
     cleared = 0
