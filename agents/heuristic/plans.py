@@ -82,13 +82,28 @@ def _chow(first: int) -> tuple[int, int, int]:
     return (first, first + 1, first + 2)
 
 
-@lru_cache(maxsize=4096)
 def candidate_plans(melds: tuple[tuple[str, tuple[int, ...]], ...], value_planning: bool,
                     loose: bool = False, knitted: bool = False) -> tuple[Plan, ...]:
     """The plans still open given the seat's declared melds, as ``(kind, tiles)`` pairs (a
     meld outside a flush suit rules the flush out, a chow rules out 对对胡, any meld rules out
     七对子 and the knitted shape …). ``loose``: v1's tables (``tables``); ``knitted``: the
-    十三不搭 plan (not v1's)."""
+    十三不搭 plan (not v1's).
+
+    What rules plans out is the melds' suits, their chows' first tiles, how many other melds
+    there are and whether all are concealed kans: meld sets alike in these (a pung of 2m or of
+    7m) share one list, made once."""
+    chows = tuple(sorted(tiles[0] for kind, tiles in melds if kind == "chi"))
+    return _candidates(frozenset(tiles[0] // 9 for _, tiles in melds), chows,
+                       len(melds) - len(chows), all(kind == "ankan" for kind, _ in melds),
+                       value_planning, loose, knitted)
+
+
+@lru_cache(maxsize=4096)
+def _candidates(suits: frozenset[int], chows: tuple[int, ...], others: int, concealed: bool,
+                value_planning: bool, loose: bool, knitted: bool) -> tuple[Plan, ...]:
+    """``candidate_plans`` of meld sets with these suits, chows' first tiles (sorted), other
+    melds and concealment."""
+    melds = chows or others
     suffix = "/loose" if loose else ""
 
     def fam(*names: str) -> tuple[str, str, str, str]:
@@ -98,15 +113,12 @@ def candidate_plans(melds: tuple[tuple[str, tuple[int, ...]], ...], value_planni
     if not value_planning:
         shape = () if melds else (Plan("qiduizi_shape", PAIRS_SHAPE, (), 0),)
         return (free,) + shape
-    concealed = all(kind == "ankan" for kind, _ in melds)
 
     def plan(name: str, shape: str, yaku: tuple[str, ...], families=fam("all", "all", "all",
                                                                          "all"),
              forced: tuple[int, ...] = (), forced_groups: int = 0) -> Plan:
         return _plan(name, shape, yaku, concealed, families, forced, forced_groups)
 
-    suits = {tiles[0] // 9 for _, tiles in melds}
-    has_chi = any(kind == "chi" for kind, _ in melds)
     plans = [free]
     for s in range(3):
         flush = ["none"] * 4
@@ -116,17 +128,15 @@ def candidate_plans(melds: tuple[tuple[str, tuple[int, ...]], ...], value_planni
                               fam(*flush[:3], "all")))
         if suits <= {s}:
             plans.append(plan(f"qingyise_{'mps'[s]}", STD, ("qingyise",), fam(*flush)))
-    if not has_chi:
+    if not chows:
         plans.append(plan("duiduihu", STD, ("duiduihu",), fam("pung", "pung", "pung", "pung")))
     if not melds:
         plans.append(plan("qiduizi", PAIRS_SHAPE, ("qiduizi",)))
         if knitted:
             plans.append(plan("shisan_buda", KNIT, ("shisan_buda",)))
-    if all(kind == "chi" and 0 < tiles[0] % 9 < 6 for kind, tiles in melds):
+    if not others and all(0 < c % 9 < 6 for c in chows):
         plans.append(plan("pinghu_duanyao", STD, ("pinghu", "duanyao"),
                           fam("tanyao_chow", "tanyao_chow", "tanyao_chow", "none")))
-    chows = [tiles[0] for kind, tiles in melds if kind == "chi"]
-    others = len(melds) - len(chows)
     for s in range(3):
         firsts = [9 * s, 9 * s + 3, 9 * s + 6]
         if others + sum(1 for c in chows if c not in firsts) <= 1:
@@ -230,9 +240,11 @@ class PlanList:
         self.layout = layout(tuple((groups - plans[i].forced_groups,
                                     tuple(f == NONE for f in plans[i].families)) for i in std))
         self.cells = cells(self.layout, self.template)
-        # (standard plan, plan, forced kinds) of the plans with forced tiles
-        self.forced = [(j, i, plans[i].forced_bits) for j, i in enumerate(std)
-                       if plans[i].forced_bits]
+        # each standard plan's forced kinds (34 bits), and (standard plan, bits) where any
+        self.forced = tuple(plans[i].forced_bits for i in std)
+        self.forced_at = [(j, bits) for j, bits in enumerate(self.forced) if bits]
+        # the plans outside the standard batch, in order
+        self.others = [i for i in range(len(plans)) if i not in self.pos]
         self.pairs = [i for i, p in enumerate(plans) if p.shape == PAIRS_SHAPE]
         self.knit = [i for i, p in enumerate(plans) if p.shape == KNIT]
 
@@ -268,19 +280,21 @@ class PlanList:
                 _SUIT_ROWS[(self.asks[s], sub)] = (generation, tuple(got))
                 done += n
             vrows = tuple(parts)
-        dist = [INF] * len(self.plans)
+        absent = ALL34 & ~_kinds(key, _HELD_DIGIT)
         comb = None
-        lacking = [0] * len(self.std)
         if self.std:
             comb = combine(vrows, self.template, self.cells, self.layout)
-            for i, d in zip(self.std, comb.dist.tolist()):
-                dist[i] = d
-            if self.forced:
-                absent = ALL34 & ~_kinds(key, _HELD_DIGIT)
-                for j, i, bits in self.forced:
-                    lack = lacking[j] = bits & absent
-                    if lack and dist[i] < INF:
-                        dist[i] += lack.bit_count()
+            # the standard plans' distances, each forced kind the hand lacks one tile more
+            # wherever the rest reaches; then the other plans', each put in its place
+            dist = comb.dist.tolist()
+            for j, bits in self.forced_at:
+                lack = bits & absent
+                if lack and dist[j] < INF:
+                    dist[j] += lack.bit_count()
+            for i in self.others:
+                dist.insert(i, INF)
+        else:
+            dist = [INF] * len(self.plans)
         for i in self.pairs:
             if self.groups == 4:
                 dist[i] = seven_pairs_distance(key)
@@ -291,7 +305,7 @@ class PlanList:
             five_rows.append(tuple([vrows[v] for v in self.five_rows[i]]))
             dist[i] = _five_doors(counts, melds, five_rows[-1], masks=False)[0]
         state = (tuple(dist), *((vrows, comb.total, comb.dist) if comb else (None,) * 3),
-                 tuple(lacking), tuple(five_rows))
+                 absent, tuple(five_rows))
         return PlanEval(self, counts, melds, state, comb)
 
     def need(self, i: int, counts: Sequence[int], melds: Sequence[Meld]) -> int:
@@ -313,8 +327,8 @@ class PlanEval:
     :meth:`want`: for a surplus kind ``t``, the kinds that would shorten the hand once a ``t``
     is discarded.
 
-    Memo tables keep only ``state`` (the distances, the combined splits' arrays, the forced
-    tiles lacking, 五门齐's suit rows): tuples of numbers and numpy arrays, which the garbage
+    Memo tables keep only ``state`` (the distances, the combined splits' arrays, the kinds
+    the hand lacks, 五门齐's suit rows): tuples of numbers and numpy arrays, which the garbage
     collector stops tracking, and a hit wraps it again. Objects kept with every evaluation
     (this one, its ``Combined``, their dictionaries) made Python's full collections both
     frequent and long: each walked every one of them, about a tenth of self-play time.
@@ -351,7 +365,7 @@ class PlanEval:
             elif i in self.plist.pos:
                 j = self.plist.pos[i]
                 need, surplus = hand_bits(self._optimal(j)[1])
-                hit = (need | self.state[4][j], surplus)
+                hit = (need | self.plist.forced[j] & self.state[4], surplus)
             elif (rows := self._five(i)) is not None:
                 hit = _five_doors(self.counts, self.melds, rows)[1:]
             elif i in self.plist.knit:
@@ -376,7 +390,7 @@ class PlanEval:
             want = self._wants[i] = hand_wants(*self._optimal(j)) if j is not None \
                 else _seven_pairs_wants(self.counts)
         # a plan's forced tiles still lacking shorten it whatever is discarded
-        return want[t] | self.state[4][j] if j is not None else want[t]
+        return want[t] | self.plist.forced[j] & self.state[4] if j is not None else want[t]
 
 
 def _seven_pairs(counts: Sequence[int]) -> tuple[int, int, int]:
