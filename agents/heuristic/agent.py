@@ -279,9 +279,12 @@ class HeuristicAgent(BaseAgent):
         # a chi or pon gains one tile, then a discard: at best one tile closer, never below 1;
         # so none can help a ready hand, nor bring a threatened hand to tenpai from 3 or more
         hopeless = now <= 1.0 or (now >= 3.0 and threatened())
+        # nor any, often, where the last hand weighed shows the tile brings no plan closer
+        short = hopeless or self.evaluator.calls_fall_short(
+            view, [a for a in calls if a.kind != "minkan"], counts, now)
         best: tuple[float, Action] | None = None
         for a in calls:
-            if a.kind == "minkan" and not p.kans or a.kind != "minkan" and hopeless:
+            if a.kind == "minkan" and not p.kans or a.kind != "minkan" and short:
                 continue
             d = self.evaluator.after_call(view, a, counts)
             if a.kind == "minkan":

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple, Sequence
 
-from agents.heuristic.plans import (ALL34, Plan, PlanEval, PlanList, candidate_plans,
-                                    full_bits, held_bits, meld_key)
+from agents.heuristic.plans import (ALL34, KNIT, PAIRS_SHAPE, Plan, PlanEval, PlanList,
+                                    candidate_plans, full_bits, held_bits, meld_key)
 from agents.heuristic.tables import INF, STORE
 from mjenv.analysis import wait_kinds
 from mjenv.game.actions import Action
@@ -110,10 +110,11 @@ class Discard(NamedTuple):
 
 
 class _Weighed(NamedTuple):
-    """What ``Evaluator.discards`` found of the last hand it weighed (``Evaluator._recall``):
-    its plan list and ``min_points``, its counts read as one base-256 number, its best
-    value, the kinds surplus to a plan at that value, the kinds whose discard leaves a plain
-    shape one tile from complete."""
+    """What ``Evaluator.discards`` found of the last hand it weighed (``Evaluator._recall``,
+    ``Evaluator.calls_fall_short``): its plan list and ``min_points``, its counts read as one
+    base-256 number, its best value, the kinds surplus to a plan at that value, the kinds
+    whose discard leaves a plain shape one tile from complete, its plans' evaluation and the
+    suit store's generation it reads (its masks are asked of the store on demand)."""
 
     serial: int
     min_points: int
@@ -121,6 +122,8 @@ class _Weighed(NamedTuple):
     best: float
     kept: int
     ready: int
+    ev: PlanEval
+    generation: int
 
 
 # ``Discard``'s fields as a tuple, made without the named tuple's ``__new__`` (a Python
@@ -278,14 +281,9 @@ class Evaluator:
 
     # --- the hand left by a discard ---------------------------------------------------------
 
-    def _recall(self, serial: int, min_points: int, counts: Sequence[int]
-                ) -> tuple[float, bool] | None:
-        """(best value, whether a plain shape is one tile from complete) of ``counts`` where it
-        is the last hand ``discards`` weighed less one tile ``t`` surplus to a plan at the best
-        value: that plan keeps its value, no plan's gets lower, so the best value is the
-        same number, and a plain shape's distance after the discard is what made ``t`` ready
-        there (``_Weighed``). None elsewhere. The claims of the turns that follow a discard
-        ask it, nearly always of a hand no evaluation has seen (84 % of them)."""
+    def _discarded(self, serial: int, min_points: int, counts: Sequence[int]) -> int | None:
+        """The kind ``t`` where ``counts`` is the last hand ``discards`` weighed (with the same
+        plan list and ``min_points``) less one ``t``; None elsewhere."""
         last = self._last
         if last is None or last.serial != serial or last.min_points != min_points:
             return None
@@ -294,10 +292,20 @@ class Evaluator:
         diff = last.key - int.from_bytes(bytes(counts), "little")
         if diff <= 0 or diff & (diff - 1) or (diff.bit_length() - 1) & 7:
             return None
-        bit = 1 << ((diff.bit_length() - 1) >> 3)
-        if not last.kept & bit:
+        return (diff.bit_length() - 1) >> 3
+
+    def _recall(self, serial: int, min_points: int, counts: Sequence[int]
+                ) -> tuple[float, bool] | None:
+        """(best value, whether a plain shape is one tile from complete) of ``counts`` where it
+        is the last hand ``discards`` weighed less one tile ``t`` surplus to a plan at the best
+        value: that plan keeps its value, no plan's gets lower, so the best value is the
+        same number, and a plain shape's distance after the discard is what made ``t`` ready
+        there (``_Weighed``). None elsewhere. The claims of the turns that follow a discard
+        ask it, nearly always of a hand no evaluation has seen (84 % of them)."""
+        t = self._discarded(serial, min_points, counts)
+        if t is None or not self._last.kept >> t & 1:
             return None
-        return last.best, bool(last.ready & bit)
+        return self._last.best, bool(self._last.ready >> t & 1)
 
     # --- discards -------------------------------------------------------------------------
 
@@ -361,7 +369,8 @@ class Evaluator:
                     ready |= ev.bits(i)[1]
         if admitted and not hard_only:
             self._last = _Weighed(serial, view.rules.min_points,
-                                  int.from_bytes(bytes(counts), "little"), best_now, kept, ready)
+                                  int.from_bytes(bytes(counts), "little"), best_now, kept, ready,
+                                  ev, STORE.generation)
         out: dict[int, Discard] = {}
         low, ties = float(INF), 0         # the least distance so far, and how many have it
         for t in tiles:
@@ -478,6 +487,64 @@ class Evaluator:
         evals = self.discards(after, new_melds, view, tiles, hard_only=True, ukeire=None,
                               least=True)
         return min(e.dist for e in evals.values())
+
+    def calls_fall_short(self, view: PlayerView, calls: Sequence[Action], counts: Sequence[int],
+                         now: float) -> bool:
+        """Whether none of ``calls`` (chi and pon of the target tile) can leave a distance
+        (``after_call``) below ``now`` (the hand's, :meth:`hand`), known without weighing any;
+        False where it cannot be told from the last hand weighed.
+
+        A target of a plan after a call, its meld added, is a target of the same plan on the
+        13 tiles and the target ``x`` (the plans open after a call are among those open now,
+        worth no more), unless the meld's copies of a kind take it past four — the tables cap
+        the concealed tiles alone — and such a target costs at least the copies of that kind
+        it lacks: ``5 − (copies in the meld) − (copies left concealed)``, which must reach
+        ``now``. And ``x`` shortens a plan by one tile exactly where it is in the plan's need
+        mask. So where every plan worth ``min_points`` stays at ``now`` or beyond, less one
+        where it needs ``x``, and the plain shape stays two tiles or more from complete (no
+        discard after the call can make it ready, where the scorer decides), every call falls
+        short. The 13-tile hand is the last one weighed less its discard ``t`` (a claim comes
+        after the seat's own discard): a plan ``t`` is surplus to keeps its distance and needs
+        its ``want`` for ``t``; one it is not surplus to is a tile further, and decides only
+        where that is still short of ``now + 1`` — then nothing is known. Seven pairs and the
+        knitted shape are closed by any call. v1's tables, which cap fewer targets, are left
+        to the evaluation."""
+        p = self.params
+        if p.loose_tables:
+            return False
+        x = view.target_tile
+        floor = max(now, 2.0) if p.value_planning else now
+        for call in calls:
+            if call.kind == "pon":
+                if 4 - counts[x] < floor:
+                    return False
+            elif any(4 - counts[k] + (k != x) < floor
+                     for k in (call.tile, call.tile + 1, call.tile + 2)):
+                return False
+        melds = view.melds[view.seat]
+        serial, plist, adm = self.plans(melds, view.rules.min_points, hard_only=True)
+        t = self._discarded(serial, view.rules.min_points, counts)
+        if t is None or self._last.generation != STORE.generation:
+            return False
+        ev, dist = self._last.ev, self._last.ev.dist
+        # each plan worth min_points at least ``now``, and where a ready hand counts (value
+        # planning) the plain standard shape at least two tiles from complete: a plan already
+        # a tile beyond that, or out of reach, is so whatever ``t`` and ``x`` do
+        bounds = [(i, now) for i in adm.plans if dist[i] - 1 < now]
+        if p.value_planning:
+            bounds += [(i, 2.0) for i in adm.plain if dist[i] < 3]
+        for i, least in bounds:
+            d = dist[i]
+            if d >= INF or plist.plans[i].shape in (PAIRS_SHAPE, KNIT):
+                continue
+            if not ev.bits(i)[1] >> t & 1:             # a tile further after the discard
+                if d >= least:
+                    continue
+                return False
+            want = ev.want(i, t)
+            if want is None or d - (want >> x & 1) < least:
+                return False
+        return True
 
     def kan_keeps(self, view: PlayerView, kan: Action, counts: Sequence[int],
                   melds: tuple[Meld, ...], discard_dist: float) -> bool:

@@ -318,3 +318,40 @@ def test_a_turn_settled_by_the_risk_bound_is_chosen_as_if_measured():
         tiles = sorted(set(view.hand))
         assert max(risk(view, p.risk, tiles, p.ready_floor, known)) <= risk_bound(view, known)
     assert cleared > len(turns) // 20
+
+
+def test_calls_ruled_out_unweighed_would_bring_the_hand_no_closer():
+    """``_claim`` weighs no chi or pon where ``calls_fall_short`` says, from the hand the seat
+    weighed before its last discard, that none can bring the hand closer: at every such claim
+    of played hands, each chi and pon weighed by a fresh evaluator leaves the hand no closer
+    than it stands, and the bound settles a good share of the claims; once the suit store
+    is emptied (the weighed hand's masks would be read from rows since reused), it settles
+    nothing until the seat weighs a hand again."""
+    from agents.heuristic.evaluator import _EVALS, Evaluator
+    from agents.heuristic.tables import STORE
+    asked = settled = 0
+
+    class Checking(HeuristicAgent):
+        def _claim(self, view, legal):
+            nonlocal asked, settled
+            calls = [a for a in legal if a.kind in ("chi", "pon")]
+            if calls:
+                counts = [0] * 34
+                for t in view.hand:
+                    counts[t] += 1
+                now, _ = self.evaluator.hand(counts, tuple(view.melds[view.seat]), view)
+                asked += 1
+                if self.evaluator.calls_fall_short(view, calls, counts, now):
+                    settled += 1
+                    fresh = Evaluator(self.params.evaluation())
+                    assert all(fresh.after_call(view, a, counts) >= now for a in calls), \
+                        (view.hand, view.melds[view.seat], view.target_tile)
+                    if settled == 1:            # as ``Evaluator.begin`` empties them
+                        STORE.clear()
+                        _EVALS.clear()
+                        assert not self.evaluator.calls_fall_short(view, calls, counts, now)
+            return super()._claim(view, legal)
+
+    for seed in range(n(4, 16)):
+        play([Checking(default(), seed=s) for s in range(4)], seed=seed)
+    assert settled > asked // 4
