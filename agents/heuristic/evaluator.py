@@ -10,6 +10,8 @@ PPO network (``agents.features``):
 - :meth:`Evaluator.hand` — the same for a 13-tile hand as it stands (claims, kans);
 - :meth:`Evaluator.after_call` — the distance after a chi/pon (and its best discard) or an
   open kan;
+- :meth:`Evaluator.calls_fall_short` — whether no chi/pon can beat the hand's distance, read
+  from the evaluation of the hand before the seat's last discard (no call weighed);
 - :meth:`Evaluator.kan_keeps` — whether a concealed/added kan keeps the distance.
 
 Everything comes from one evaluation of the whole plan list on the hand (``plans.PlanList``):
