@@ -501,16 +501,16 @@ class Evaluator:
         worth no more), unless the meld's copies of a kind take it past four — the tables cap
         the concealed tiles alone — and such a target costs at least the copies of that kind
         it lacks: ``5 − (copies in the meld) − (copies left concealed)``, which must reach
-        ``now``. And ``x`` shortens a plan by one tile exactly where it is in the plan's need
-        mask. So where every plan worth ``min_points`` stays at ``now`` or beyond, less one
-        where it needs ``x``, and the plain shape stays two tiles or more from complete (no
-        discard after the call can make it ready, where the scorer decides), every call falls
-        short. The 13-tile hand is the last one weighed less its discard ``t`` (a claim comes
-        after the seat's own discard): a plan ``t`` is surplus to keeps its distance and needs
-        its ``want`` for ``t``; one it is not surplus to is a tile further, and decides only
-        where that is still short of ``now + 1`` — then nothing is known. Seven pairs and the
-        knitted shape are closed by any call. v1's tables, which cap fewer targets, are left
-        to the evaluation."""
+        ``now`` (and two, for the plain shape below). And ``x`` shortens a plan by one tile
+        exactly where it is in the plan's need mask. So where every plan worth ``min_points``
+        stays at ``now`` or beyond, less one where it needs ``x``, and the plain shape stays
+        two tiles or more from complete (no discard after the call can make it ready, where
+        the scorer decides), every call falls short. The 13-tile hand is the last one weighed
+        less its discard ``t`` (a claim comes after the seat's own discard): a plan ``t`` is
+        surplus to keeps its distance and needs its ``want`` for ``t``; one it is not surplus
+        to is a tile further, and decides only where that is still short of ``now + 1`` —
+        then nothing is known. Seven pairs and the knitted shape are closed by any call. v1's
+        tables, which cap fewer targets, are left to the evaluation."""
         p = self.params
         if p.loose_tables:
             return False
