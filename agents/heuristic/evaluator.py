@@ -514,21 +514,18 @@ class Evaluator:
         p = self.params
         if p.loose_tables:
             return False
-        x = view.target_tile
         floor = max(now, 2.0) if p.value_planning else now
         for call in calls:
-            if call.kind == "pon":
-                if 4 - counts[x] < floor:
-                    return False
-            elif any(4 - counts[k] + (k != x) < floor
-                     for k in (call.tile, call.tile + 1, call.tile + 2)):
+            after, called = self._called(view, call, counts)
+            meld = called[-1].tiles
+            if any(5 - meld.count(k) - after[k] < floor for k in set(meld)):
                 return False
         melds = view.melds[view.seat]
         serial, plist, adm = self.plans(melds, view.rules.min_points, hard_only=True)
         t = self._discarded(serial, view.rules.min_points, counts)
         if t is None or self._last.generation != STORE.generation:
             return False
-        ev, dist = self._last.ev, self._last.ev.dist
+        ev, dist, x = self._last.ev, self._last.ev.dist, view.target_tile
         # each plan worth min_points at least ``now``, and where a ready hand counts (value
         # planning) the plain standard shape at least two tiles from complete: a plan already
         # a tile beyond that, or out of reach, is so whatever ``t`` and ``x`` do
