@@ -26,7 +26,8 @@ are never needed (``needs_observation = False``).
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -40,6 +41,27 @@ from agents.heuristic.tables import INF
 from mjenv.env.actions import legal_ids
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
+
+
+@dataclass(frozen=True)
+class Rated:
+    """A discard and the utility a turn weighs it by (``HeuristicAgent.rate``)."""
+
+    action: Action
+    utility: float
+
+
+class _Weighing(NamedTuple):
+    """A turn's discards weighed: ``options`` (utility, discard) in legal order, the risk of
+    those the defence measured (``loss``), and whether risk alone decided (``final``)."""
+
+    options: list[tuple[float, Action]]
+    loss: list[float | None] | None
+    final: bool
+    tiles: list[int]
+    evals: dict[int, Discard]
+    counts: list[int]
+    melds: tuple
 
 
 class HeuristicAgent(BaseAgent):
@@ -103,6 +125,31 @@ class HeuristicAgent(BaseAgent):
 
     def _turn(self, view: PlayerView, legal: Sequence[Action]) -> list[Action]:
         p = self.params
+        w = self._weigh(view, legal)
+        tied = self._best(w.options)
+        if w.final:
+            return tied
+        if p.defence and p.defence_model == "risk" and len(w.options) > 1:
+            tied = self._safest(view, w.options, w.tiles, tied, w.loss)
+        kans = [a for a in legal if a.kind in ("ankan", "kakan")] if p.kans else []
+        if not kans:
+            return tied
+        # a kan that keeps the distance of the discard it would replace is declared instead
+        return [next((k for k in kans if self.evaluator.kan_keeps(
+                    view, k, w.counts, w.melds, w.evals[d.tile].dist)), d) for d in tied]
+
+    def rate(self, view: PlayerView, legal: Sequence[Action] | None = None) -> list[Rated]:
+        """The discards of a turn with the utility the agent weighs them by, best first (what
+        a search takes its candidates from). Where the defence measured a discard's risk, its
+        utility is after the penalty; a discard it left unmeasured keeps its utility before
+        the penalty, which lies more than ``safe_margin`` below the best. On the final discard
+        and in a hopeless hand the utility is minus the risk."""
+        self.evaluator.begin()
+        w = self._weigh(view, view.legal if legal is None else legal)
+        return sorted((Rated(a, u) for u, a in w.options), key=lambda r: -r.utility)
+
+    def _weigh(self, view: PlayerView, legal: Sequence[Action]) -> _Weighing:
+        p = self.params
         counts = [0] * 34
         for t in view.hand:
             counts[t] += 1
@@ -116,7 +163,8 @@ class HeuristicAgent(BaseAgent):
             # the final discard (no draw follows it) or a hand that will not win: its shape is
             # worth nothing, and the least risk decides
             loss = risk(view, p.risk, tiles, p.ready_floor)
-            return self._best([(-x, a) for x, a in zip(loss, discards)])
+            return _Weighing([(-x, a) for x, a in zip(loss, discards)], loss, True, tiles,
+                             evals, counts, melds)
         options = []
         ukeire_weight, value_weight = p.ukeire_weight, p.value_weight
         for a in discards:
@@ -128,15 +176,7 @@ class HeuristicAgent(BaseAgent):
         loss = None
         if p.defence:
             options, loss = self._defence(view, tiles, evals, len(melds), options)
-        tied = self._best(options)
-        if p.defence and p.defence_model == "risk" and len(options) > 1:
-            tied = self._safest(view, options, tiles, tied, loss)
-        kans = [a for a in legal if a.kind in ("ankan", "kakan")] if p.kans else []
-        if not kans:
-            return tied
-        # a kan that keeps the distance of the discard it would replace is declared instead
-        return [next((k for k in kans if self.evaluator.kan_keeps(
-                    view, k, counts, melds, evals[d.tile].dist)), d) for d in tied]
+        return _Weighing(options, loss, False, tiles, evals, counts, melds)
 
     def _hopeless(self, view: PlayerView, evals: dict[int, Discard], melds: int) -> bool:
         """Whether even the best discard leaves a hand less than ``fold_below`` likely to

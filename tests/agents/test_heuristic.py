@@ -355,3 +355,31 @@ def test_calls_ruled_out_unweighed_would_bring_the_hand_no_closer():
     for seed in range(n(4, 16)):
         play([Checking(default(), seed=s) for s in range(4)], seed=seed)
     assert settled > asked // 4
+
+
+def test_rate_weighs_every_discard_and_ranks_what_the_turn_plays_first():
+    """``rate`` (a search's candidates) lists each legal discard once, best first, and a
+    discard the turn plays is rated within ``safe_margin`` of the best."""
+    rater = make_agent("heuristic")
+    margin = rater.params.safe_margin
+    turns = []
+
+    def check(seat, view, aid):
+        if view.phase != "turn" or len(view.legal) < 2 or any(
+                a.kind == "tsumo" for a in view.legal):
+            return
+        rated = rater.rate(view)
+        discards = [a for a in view.legal if a.kind == "discard"]
+        assert sorted(r.action for r in rated) == sorted(discards)
+        utils = [r.utility for r in rated]
+        assert utils == sorted(utils, reverse=True)
+        played = decode_action(aid, view)
+        if played.kind == "discard":
+            u = next(r.utility for r in rated if r.action == played)
+            assert u >= utils[0] - margin - 1e-9
+            turns.append(u == utils[0])
+
+    for seed in range(n(4, 20)):
+        play([make_agent("heuristic", seed=s) for s in range(4)], seed=900 + seed,
+             on_decision=check)
+    assert len(turns) > 50 and sum(turns) > 0.8 * len(turns)
