@@ -144,6 +144,7 @@ class Hand:
         self._phase = TURN
         self._turn_seat = dealer
         self._drawn: int | None = None      # tile drawn this turn; None after chi/pon
+        self._kan_draw = False              # ... and it came from the dead wall
         self._tsumo: ScoreResult | None = None
         self._target: int | None = None     # discard / added-kan tile under claim
         self._target_from: int | None = None
@@ -255,6 +256,7 @@ class Hand:
             target_from=target_from,
             legal=self._legal.get(seat, ()),
             rules=self.rules,
+            kan_draw=self._phase == TURN and seat == self._turn_seat and self._kan_draw,
         )
 
     @property
@@ -342,6 +344,7 @@ class Hand:
         self._phase = TURN
         self._turn_seat = seat
         self._drawn = t
+        self._kan_draw = replacement
         self._target = self._target_from = None
         self.log.append({"type": "draw", "seat": seat, "tile": tile_name(t), "dead": replacement})
         self._tsumo = None
@@ -504,6 +507,7 @@ class Hand:
         self._phase = TURN                 # after chi/pon: discard only (§3)
         self._turn_seat = seat
         self._drawn = None
+        self._kan_draw = False
         self._tsumo = None
         self._target = self._target_from = None
         self._legal = {seat: self._turn_legal(seat, can_kan=False)}

@@ -34,6 +34,8 @@ class PlayerView:
     the tile just drawn (``None`` after chi/pon) and the seat itself.
     unseen: per kind, 4 minus every copy this seat can see (own hand, all melds, all ponds;
     concealed kans are public, RULES.md §3).
+    kan_draw: on ``"turn"``, the tile just drawn is a kan's replacement from the dead wall
+    (岭上开花 and 海底捞月 depend on it; everyone saw the kan).
     """
 
     seat: int
@@ -53,6 +55,7 @@ class PlayerView:
     target_from: int | None
     legal: tuple[Action, ...]
     rules: RuleConfig
+    kan_draw: bool = False
 
     def to_dict(self) -> dict:
         """The view as JSON-able data, field for field, in the notation of the logs: tiles as
@@ -76,6 +79,7 @@ class PlayerView:
             "phase": self.phase,
             "target_tile": None if self.target_tile is None else tile_name(self.target_tile),
             "target_from": self.target_from,
+            "kan_draw": self.kan_draw,
             "legal": [str(a) for a in self.legal],
             "rules": self.rules.to_dict(),
         }

@@ -246,8 +246,10 @@ def test_kan_with_one_live_tile_gives_lingshang_not_haidi() -> None:
     hand, steps = scenario_hand("kan_on_last_live_tile_lingshang_not_haidi")
     play(hand, *steps[:-2])
     assert hand.live_wall_left == 1 and "ankan 9p" in legal(hand, 0)
+    assert not hand.view(0).kan_draw
     play(hand, "0 ankan 9p")
     assert hand.live_wall_left == 0
+    assert hand.view(0).kan_draw and not hand.view(1).kan_draw   # the view tells lingshang
     play(hand, "0 tsumo")
     y = hand.result.scores[0].yaku
     assert "lingshang" in y and "haidi" not in y
@@ -465,7 +467,12 @@ def test_open_kan_draws_a_replacement_and_may_act_again() -> None:
     assert hand.melds(2)[0].from_seat == 0 and hand.pond(0)[-1].called
     assert hand.log[-1]["type"] == "draw" and hand.log[-1]["dead"] is True
     assert hand.live_wall_left == 68 and hand.to_act == (2,)
+    assert hand.view(2).kan_draw
     assert "ankan 4s" in legal(hand, 2)            # after a replacement draw kans are allowed
+    play(hand, "2 discard 4s")
+    if hand.phase == "claim":
+        play(hand, *[f"{s} pass" for s in hand.to_act])
+    assert hand.phase == "turn" and not hand.view(hand.to_act[0]).kan_draw
 
 
 def test_play_continues_after_the_claimer() -> None:
