@@ -10,15 +10,19 @@ the candidate rotated through the seats.
 
 Statistics (``training.stats``). Every number is about the candidate's hands. The four
 rotations of a group share the wall and are correlated, so they are averaged first; the mean
-score and its 95 % confidence interval come from the per-group means. Win and deal-in rates
-get intervals the same way. Rates are fractions of the candidate's hands; ``yaku_freq`` and
+score and its 95 % confidence interval come from the per-group means (``ci95_rough`` under
+``ROUGH_BELOW`` groups: a t-interval over few groups of a skewed score is only a rough guide).
+Win and deal-in rates get Wilson intervals with the groups' design effect
+(``training.stats.rate_ci95``). Rates are fractions of the candidate's hands; ``yaku_freq`` and
 ``mean_points_per_win`` are over its wins (points ``P`` as scored, the dealer bonus excluded).
 ``faults`` / ``vs_faults`` count the hands in which the candidate / an opponent, being an
 external program, failed (``agents.external``).
 
-Determinism. Every hand seeds its agents from ``(seed, group, rotation, seat)`` and the walls
-from ``(seed, group)``; workers only split the list of groups and results are folded in group
-order, so the report is identical for any ``workers``.
+Determinism. Every hand seeds its agents from ``(seed, group, seat)`` and the walls from
+``(seed, group)``; workers only split the list of groups and results are folded in group
+order, so the report is identical for any ``workers``. A seat's seed is the same in all four
+rotations (common random numbers, ``training.duplicate``): an agent against three copies of
+itself plays one game four times and reads exactly 0.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from mjenv.rules import RuleConfig
 from mjenv.game import LogFolder
 from training.duplicate import (WORKER, Interrupted, agent_seed, check_output_dir, deal_seed,
                                 hand_faults, play_rotation, run_groups)
-from training.stats import clustered_ci95, mean_ci95
+from training.stats import ROUGH_BELOW, clustered_ci95, mean_ci95, rate_ci95
 
 
 @dataclass(frozen=True)
@@ -155,7 +159,7 @@ def _run_group(index: int) -> GroupStats:
         log = None
         if w["logs"] is not None:
             log = (w["logs"], f"{'match' if w['match'] else 'deal'}{index:05d}-seat{rotation}")
-        played, game = play_rotation(agents, w["rules"], w["seed"], index, rotation,
+        played, game = play_rotation(agents, w["rules"], w["seed"], index,
                                      lambda hand: play_hand(hand, agents, rotation),
                                      match=w["match"], log=log)
         hands.append(tuple(played))
@@ -194,8 +198,8 @@ class EvalReport:
             return clustered_ci95([[metric(h) for h in g] for g in per_group])
 
         mean_score, ci = group_mean(lambda h: h.delta)
-        win_rate, win_ci = group_mean(lambda h: h.won)
-        deal_in, deal_in_ci = group_mean(lambda h: h.dealt_in)
+        win_rate, win_ci = rate_ci95([[h.won for h in g] for g in per_group])
+        deal_in, deal_in_ci = rate_ci95([[h.dealt_in for h in g] for g in per_group])
         yaku: dict[str, int] = {}
         for h in wins:
             for y in h.yaku:
@@ -211,6 +215,7 @@ class EvalReport:
             "hands": n,
             "mean_score": mean_score,
             "ci95": ci,
+            "ci95_rough": len(self.groups) < ROUGH_BELOW,
             "win_rate": win_rate,
             "win_rate_ci95": win_ci,
             "deal_in_rate": deal_in,
@@ -243,7 +248,8 @@ def format_table(report: dict) -> str:
         f"{report['agent']} vs 3× {report['vs']} — {done} "
         f"{'matches' if report['mode'] == 'match' else 'deals'} × 4 seats, "
         f"{report['hands']} hands, seed {report['seed']}, rules {report['rules']}",
-        f"  mean score / hand   {report['mean_score']:+8.3f}   CI95 [{ci[0]:+.3f}, {ci[1]:+.3f}]",
+        f"  mean score / hand   {report['mean_score']:+8.3f}   CI95 [{ci[0]:+.3f}, {ci[1]:+.3f}]"
+        + (f"  (rough: under {ROUGH_BELOW} deals)" if report["ci95_rough"] else ""),
         f"  win rate            {pct(report['win_rate'])}   CI95 "
         f"[{pct(report['win_rate_ci95'][0]).strip()}, {pct(report['win_rate_ci95'][1]).strip()}]",
         f"  deal-in rate        {pct(report['deal_in_rate'])}   CI95 "

@@ -55,7 +55,7 @@ def test_every_agent_plays_every_seat_of_every_deal(capsys, tmp_path):
     code, out = arena(capsys, *CHEAP, "--deals", "2", "--league", str(league), "--seed", "4")
     assert code == 0
     lines = [json.loads(line) for line in league.read_text().splitlines()]
-    assert lines[0] == {"type": "league", "version": 1, "seed": 4, "deals": 2,
+    assert lines[0] == {"type": "league", "version": 2, "seed": 4, "deals": 2,
                         "rules": {"min_points": 6, "rounds": 2}}
     assert lines[1] == {"type": "agents", "agents": CHEAP}
     records = lines[2:]
