@@ -315,7 +315,7 @@ class Hand:
             c[t] -= 1
             self._ponds[seat].append(PondTile(t, t == self._drawn, False))
             self._visible[t] += 1
-            self._drawn = None
+            self._drawn, self._kan_draw = None, False
             self._update_waits(seat)
             self._open_claims(seat, t)
         elif kind == "ankan":
@@ -330,6 +330,7 @@ class Hand:
         else:                              # kakan: robbing window first (RULES.md §3)
             c[t] -= 1
             self._visible[t] += 1
+            self._drawn, self._kan_draw = None, False
             self._open_rob(seat, t)
 
     # ---- turns ---------------------------------------------------------------------------
@@ -347,23 +348,26 @@ class Hand:
         self._kan_draw = replacement
         self._target = self._target_from = None
         self.log.append({"type": "draw", "seat": seat, "tile": tile_name(t), "dead": replacement})
-        self._tsumo = None
-        if t in self._waits[seat]:
-            live = wall.live_left
-            first = not replacement and self._live_draws[seat] == 1 and self._calls == 0
-            ctx = WinContext(
-                tsumo=True, seat_wind=(seat - self.dealer) % 4, round_wind=self.round_wind,
-                lingshang=replacement, haidi=not replacement and live == 0,
-                juezhang=self._visible[t] == 3,
-                tianhu=first and seat == self.dealer, dihu=first and seat != self.dealer)
-            c = self._counts[seat]
-            c[t] -= 1
-            hand = _tiles(c)
-            c[t] += 1
-            result = score(hand, t, tuple(self._melds[seat]), ctx)
-            if result.points >= self.rules.min_points:
-                self._tsumo = result
+        self._tsumo = self._tsumo_result(seat, t, replacement)
         self._legal = {seat: self._turn_legal(seat, can_kan=wall.live_left > 0)}
+
+    def _tsumo_result(self, seat: int, t: int, replacement: bool) -> ScoreResult | None:
+        """The seat's self-drawn win on ``t``, just drawn (a replacement after a kan or not),
+        if legal: on a wait and reaching min_points."""
+        if t not in self._waits[seat]:
+            return None
+        first = not replacement and self._live_draws[seat] == 1 and self._calls == 0
+        ctx = WinContext(
+            tsumo=True, seat_wind=(seat - self.dealer) % 4, round_wind=self.round_wind,
+            lingshang=replacement, haidi=not replacement and self._wall.live_left == 0,
+            juezhang=self._visible[t] == 3,
+            tianhu=first and seat == self.dealer, dihu=first and seat != self.dealer)
+        c = self._counts[seat]
+        c[t] -= 1
+        hand = _tiles(c)
+        c[t] += 1
+        result = score(hand, t, tuple(self._melds[seat]), ctx)
+        return result if result.points >= self.rules.min_points else None
 
     def _turn_legal(self, seat: int, can_kan: bool) -> tuple[Action, ...]:
         c = self._counts[seat]
@@ -394,6 +398,21 @@ class Hand:
         return result if result.points >= self.rules.min_points else None
 
     def _open_claims(self, discarder: int, t: int) -> None:
+        legal, rons = self._claim_options(discarder, t)
+        self._target, self._target_from = t, discarder
+        if not legal:
+            self._no_claim(discarder)
+            return
+        self._phase = CLAIM
+        self._rons = rons
+        self._answers = {}
+        self._legal = legal
+        self.log.append({"type": "claim_window", "tile": tile_name(t), "from": discarder,
+                         "asked": sorted(legal)})
+
+    def _claim_options(self, discarder: int, t: int
+                       ) -> tuple[dict[int, tuple[Action, ...]], dict[int, ScoreResult]]:
+        """Who may claim discard ``t`` and how (the seats' legal answers), and the rons."""
         final = self._wall.live_left == 0   # the final discard may only be ronned (§3)
         legal: dict[int, tuple[Action, ...]] = {}
         rons: dict[int, ScoreResult] = {}
@@ -422,26 +441,10 @@ class Hand:
             if acts:
                 acts.append(PASS)
                 legal[s] = tuple(acts)
-        self._target, self._target_from = t, discarder
-        if not legal:
-            self._no_claim(discarder)
-            return
-        self._phase = CLAIM
-        self._rons = rons
-        self._answers = {}
-        self._legal = legal
-        self.log.append({"type": "claim_window", "tile": tile_name(t), "from": discarder,
-                         "asked": sorted(legal)})
+        return legal, rons
 
     def _open_rob(self, declarer: int, t: int) -> None:
-        legal: dict[int, tuple[Action, ...]] = {}
-        rons: dict[int, ScoreResult] = {}
-        for k in (1, 2, 3):
-            s = (declarer + k) % 4
-            r = self._ron_result(s, t, qianggang=True)
-            if r is not None:
-                rons[s] = r
-                legal[s] = (RON, PASS)
+        legal, rons = self._rob_options(declarer, t)
         self._target, self._target_from = t, declarer
         if not legal:
             self._complete_kakan(declarer, t)
@@ -452,6 +455,19 @@ class Hand:
         self._legal = legal
         self.log.append({"type": "rob_window", "tile": tile_name(t), "from": declarer,
                          "asked": sorted(legal)})
+
+    def _rob_options(self, declarer: int, t: int
+                     ) -> tuple[dict[int, tuple[Action, ...]], dict[int, ScoreResult]]:
+        """Who may rob the kan ``t`` being added (ron or pass), and the rons."""
+        legal: dict[int, tuple[Action, ...]] = {}
+        rons: dict[int, ScoreResult] = {}
+        for k in (1, 2, 3):
+            s = (declarer + k) % 4
+            r = self._ron_result(s, t, qianggang=True)
+            if r is not None:
+                rons[s] = r
+                legal[s] = (RON, PASS)
+        return legal, rons
 
     def _answer(self, seat: int, action: Action) -> None:
         declined = seat in self._rons and action.kind != "ron"
