@@ -337,7 +337,7 @@ class Hand:
 
     def _begin_turn(self, seat: int, replacement: bool) -> None:
         wall = self._wall
-        t = wall.draw_replacement() if replacement else wall.draw()
+        t = wall.draw_replacement() if replacement else wall.draw(seat)
         if not replacement:
             self._live_draws[seat] += 1
             self._furiten[seat] = False    # the seat's next turn begins (RULES.md §4)
