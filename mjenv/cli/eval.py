@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="evaluation seed (default 0)")
     parser.add_argument("--match", action="store_true",
                         help="play whole matches instead of single hands; adds mean rank")
+    parser.add_argument("--paired", action="store_true",
+                        help="quick comparison: each deal once, the candidate in seat deal %% 4, "
+                             "against the same deal with a --vs agent in that seat (gain)")
     parser.add_argument("--workers", type=int, default=1,
                         help="processes (results are identical for any count; default 1)")
     parser.add_argument("--min-points", type=int, default=None,
@@ -83,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         check_program_arguments(args)
         check_output_file(args.save, "--save")
         report = evaluate(args.agent, args.vs, args.deals, args.seed, rules, match=args.match,
-                          workers=args.workers, progress=not args.no_progress,
+                          paired=args.paired, workers=args.workers, progress=not args.no_progress,
                           snapshot=save if args.save else None, log_dir=args.log,
                           timeout=args.timeout, stderr_dir=args.bot_logs)
     except ValueError as e:
