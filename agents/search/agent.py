@@ -61,6 +61,20 @@ class Outcome:
     chosen: Action
 
 
+def sparta(values: np.ndarray, threshold: float, min_gain: float
+           ) -> tuple[int, np.ndarray, np.ndarray]:
+    """SPARTA's rule on ``values`` (worlds × candidates, the blueprint's column first): the
+    column to play — the best alternative whose mean gain over column 0, paired world by world,
+    is above ``min_gain`` and above ``threshold`` standard errors; else 0 — with every
+    alternative's mean gain and standard error."""
+    gains = values[:, 1:] - values[:, :1]
+    mean = gains.mean(axis=0)
+    error = gains.std(axis=0, ddof=1) / math.sqrt(len(values))
+    trusted = (mean > min_gain) & (mean > threshold * error)
+    best = 1 + int(np.argmax(np.where(trusted, mean, -np.inf))) if trusted.any() else 0
+    return best, mean, error
+
+
 class SearchAgent(BaseAgent):
     """See the module docstring; ``params``: ``SearchParams``."""
 
@@ -149,15 +163,9 @@ class SearchAgent(BaseAgent):
             for j, action in enumerate(candidates):
                 values[w, j] = self.rollout(view, hidden, action, seeds)
         self.stats.rollouts += values.size
-        gains = values[:, 1:] - values[:, :1]
-        mean = gains.mean(axis=0)
-        error = gains.std(axis=0, ddof=1) / math.sqrt(p.worlds)
-        trusted = (mean > p.min_gain) & (mean > p.threshold * error)
-        chosen = candidates[0]
-        if trusted.any():
-            chosen = candidates[1 + int(np.argmax(np.where(trusted, mean, -np.inf)))]
+        best, gains, errors = sparta(values, p.threshold, p.min_gain)
         return Outcome(tuple(candidates), tuple(values.mean(axis=0).tolist()),
-                       tuple(mean.tolist()), tuple(error.tolist()), chosen)
+                       tuple(gains.tolist()), tuple(errors.tolist()), candidates[best])
 
     def rollout(self, view: PlayerView, hidden: Hidden, action: Action,
                 seeds: Sequence[int]) -> int:
