@@ -162,6 +162,12 @@ class SearchAgent(BaseAgent):
             seeds = [int(s) for s in self._rng.integers(2 ** 63, size=4)]
             for j, action in enumerate(candidates):
                 values[w, j] = self.rollout(view, hidden, action, seeds)
+            done = w + 1
+            if done >= p.min_worlds and (done - p.min_worlds) % 4 == 0 and done < p.worlds:
+                _, gains, errors = sparta(values[:done], p.threshold, p.min_gain)
+                if np.all(gains + p.threshold * errors < p.min_gain):
+                    break
+        values = values[:done]
         self.stats.rollouts += values.size
         best, gains, errors = sparta(values, p.threshold, p.min_gain)
         return Outcome(tuple(candidates), tuple(values.mean(axis=0).tolist()),

@@ -17,8 +17,12 @@ class SearchParams:
 
     blueprint: the heuristic spec that plays every seat in the rollouts, and the search's own
         seat wherever it does not search or finds nothing better.
-    worlds: K, the sampled worlds each candidate is played out on (the same K for every
-        candidate, with the same seeds: common random numbers).
+    worlds: K, at most this many sampled worlds each candidate is played out on (the same for
+        every candidate, with the same seeds: common random numbers).
+    min_worlds: the search stops early, after at least this many worlds (and every four after),
+        once no alternative can still clear ``min_gain``: its mean gain plus ``threshold``
+        standard errors is below it (most searches of tied discards end there, every world
+        the same game).
     candidates: k, at most this many actions are compared on a turn (the blueprint's own and
         its next best discards); a claim compares every answer it may give.
     margin: a turn is searched when a second discard rates within this much utility of the
@@ -35,6 +39,7 @@ class SearchParams:
 
     blueprint: str = "heuristic"
     worlds: int = 16
+    min_worlds: int = 8
     candidates: int = 3
     margin: float = 0.5
     threat: float = 0.5
@@ -46,9 +51,9 @@ class SearchParams:
     def __post_init__(self) -> None:
         if not self.blueprint.startswith("heuristic"):
             raise ValueError(f"blueprint must be a heuristic spec, got {self.blueprint!r}")
-        if self.worlds < 2 or self.candidates < 1:
-            raise ValueError(f"worlds must be ≥ 2 and candidates ≥ 1, got {self.worlds} and "
-                             f"{self.candidates}")
+        if not 2 <= self.min_worlds <= self.worlds or self.candidates < 1:
+            raise ValueError(f"worlds must be ≥ min_worlds ≥ 2 and candidates ≥ 1, got "
+                             f"{self.worlds}, {self.min_worlds} and {self.candidates}")
         if self.sampler not in ("uniform", "reading"):
             raise ValueError(f"sampler must be 'uniform' or 'reading', got {self.sampler!r}")
 

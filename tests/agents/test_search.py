@@ -18,7 +18,7 @@ from mjenv.game.world import sample_hidden, world
 from mjenv.rules import RuleConfig
 from training.evaluate import evaluate
 
-QUICK = dict(worlds=4, candidates=2)
+QUICK = dict(worlds=4, min_worlds=4, candidates=2)
 
 
 def test_sparta_deviates_only_on_a_gain_clear_of_noise_and_of_the_floor():
@@ -50,6 +50,27 @@ def _against_blueprint(agent, seed: int) -> tuple[Hand, Hand]:
     return games[1], games[0]
 
 
+def test_a_search_stops_early_once_no_alternative_can_clear_the_floor(monkeypatch):
+    """Worlds where every candidate scores alike end the search after ``min_worlds``; a gain
+    clear of the noise is played out on all ``worlds``."""
+    hand = Hand(RuleConfig(), seed=21)
+    players = [make_agent("heuristic", seed=s) for s in range(4)]
+    while not (hand.phase == "claim" and len(hand.legal_actions(hand.to_act[0])) > 1):
+        seat = hand.to_act[0]
+        hand.step(seat, decide(players[seat], hand.view(seat)).action)
+    view = hand.view(hand.to_act[0])
+    agent = SearchAgent(SearchParams(worlds=20, min_worlds=8))
+    candidates = [view.legal[0], view.legal[-1]]
+    monkeypatch.setattr(agent, "rollout", lambda view, hidden, action, seeds: 0)
+    assert agent.search(view, candidates).chosen == candidates[0]
+    assert agent.stats.rollouts == 8 * 2
+    noise = iter(np.random.default_rng(1).normal(0, 1, 1000))
+    monkeypatch.setattr(agent, "rollout", lambda view, hidden, action, seeds:
+                        (10 if action == candidates[1] else 0) + next(noise))
+    assert agent.search(view, candidates).chosen == candidates[1]
+    assert agent.stats.rollouts == 16 + 20 * 2
+
+
 def test_with_its_gate_shut_it_plays_the_blueprints_very_game():
     shut = SearchAgent(SearchParams(margin=-1.0, threat=1.0, claims=False))
     for seed in range(3):
@@ -59,7 +80,8 @@ def test_with_its_gate_shut_it_plays_the_blueprints_very_game():
 
 
 def test_it_searches_claims_and_never_deviates_when_told_to_trust_nothing():
-    sceptic = SearchAgent(SearchParams(margin=-1.0, threat=1.0, threshold=1e9, worlds=2))
+    sceptic = SearchAgent(SearchParams(margin=-1.0, threat=1.0, threshold=1e9, worlds=2,
+                                       min_worlds=2))
     for seed in range(4):
         hand, base = _against_blueprint(sceptic, seed)
         assert hand.log == base.log
@@ -93,7 +115,8 @@ def test_a_decision_reads_the_view_alone():
 
 def test_same_seed_same_game(tmp_path):
     path = tmp_path / "quick.json"
-    path.write_text(json.dumps({"params": {"worlds": 2, "threat": 1.0, "margin": 0.05}}))
+    path.write_text(json.dumps({"params": {"worlds": 2, "min_worlds": 2, "threat": 1.0,
+                                           "margin": 0.05}}))
     one = evaluate(f"search:{path}", "heuristic", deals=2, seed=1, paired=True)
     assert evaluate(f"search:{path}", "heuristic", deals=2, seed=1, paired=True) == one
 
