@@ -22,13 +22,14 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from agents.base import BaseAgent, legal_in_mask
 from agents.heuristic.models import ready_probability
 from agents.search.params import SearchParams
+from agents.search.worlds import sample_read
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
 from mjenv.game.world import Hidden, sample_hidden, world
@@ -88,6 +89,7 @@ class SearchAgent(BaseAgent):
         self.players = [make_agent(self.params.blueprint) for _ in range(4)]
         self.stats = SearchStats()
         self.last: Outcome | None = None
+        self._reader = None                 # the reading model, loaded when first asked
         self.reseed(seed)
 
     def reseed(self, seed: int | None) -> None:
@@ -157,8 +159,9 @@ class SearchAgent(BaseAgent):
         """Play every candidate out on the same worlds and pick by SPARTA's rule."""
         p = self.params
         values = np.empty((p.worlds, len(candidates)))
+        sample = self._sampler(view)
         for w in range(p.worlds):
-            hidden = sample_hidden(view, self._rng)
+            hidden = sample(self._rng)
             seeds = [int(s) for s in self._rng.integers(2 ** 63, size=4)]
             for j, action in enumerate(candidates):
                 values[w, j] = self.rollout(view, hidden, action, seeds)
@@ -172,6 +175,17 @@ class SearchAgent(BaseAgent):
         best, gains, errors = sparta(values, p.threshold, p.min_gain)
         return Outcome(tuple(candidates), tuple(values.mean(axis=0).tolist()),
                        tuple(gains.tolist()), tuple(errors.tolist()), candidates[best])
+
+    def _sampler(self, view: PlayerView) -> Callable[[np.random.Generator], Hidden]:
+        """How this decision's worlds are drawn: uniformly, or by the reading model's read of
+        the view (made once per decision)."""
+        if self.params.sampler == "uniform":
+            return lambda rng: sample_hidden(view, rng)
+        if self._reader is None:
+            from agents.search.reading import ReadingModel
+            self._reader = ReadingModel.shipped()
+        reads = self._reader.read(view)
+        return lambda rng: sample_read(view, reads, rng)
 
     def rollout(self, view: PlayerView, hidden: Hidden, action: Action,
                 seeds: Sequence[int]) -> int:
