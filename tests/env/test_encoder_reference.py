@@ -11,7 +11,7 @@ import numpy as np
 
 from mjenv.env.actions import decode_action, legal_ids
 from mjenv.env.core import sample_context
-from mjenv.env.observation import encode
+from mjenv.env.observation import Encoder, encode
 from mjenv.game import Hand
 from tests.env.reference_encoder import reference_encode
 from tests.game.helpers import scenario_hand, scenarios
@@ -83,3 +83,26 @@ def test_random_play_views_match_the_reference():
             assert np.array_equal(encode(view), reference_encode(view))
             ids = legal_ids(view)
             hand.step(seat, decode_action(ids[int(rng.integers(len(ids)))], view))
+
+
+def test_an_encoder_following_each_seat_equals_the_reference():
+    encoders: dict[int, Encoder] = {}
+    last = None
+    for hand, _ in eager_states(4, n(40, 300)):
+        if hand is not last:                      # a new hand: the encoders carry on
+            last = hand
+        for seat in range(4):
+            view = hand.view(seat)
+            planes = encoders.setdefault(seat, Encoder()).encode(view)
+            assert np.array_equal(planes, reference_encode(view)), (seat, view)
+
+
+def test_an_encoder_fed_views_in_any_order_equals_the_reference():
+    """Views of random seats of interleaved hands: whatever the last view was."""
+    rng = np.random.default_rng(5)
+    views = [hand.view(int(rng.integers(4))) for hand, _ in eager_states(5, n(8, 40))]
+    encoder = Encoder()
+    for i in rng.permutation(len(views)):
+        assert np.array_equal(encoder.encode(views[i]), reference_encode(views[i]))
+    for view in views:                            # in play order, seats mixed
+        assert np.array_equal(encoder.encode(view), reference_encode(view))

@@ -7,6 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import FrozenInstanceError, fields
+
+import pytest
+
+from mjenv.game import PlayerView
 
 from tests.env.test_encoder_reference import eager_states
 
@@ -31,3 +36,17 @@ def _digests() -> tuple[str, str]:
 
 def test_logs_and_views_are_those_of_the_engine_before_the_fast_paths():
     assert _digests() == (LOG_DIGEST, VIEW_DIGEST)
+
+
+def test_engine_views_equal_constructed_views():
+    """``PlayerView.trusted`` (the engine's constructor) makes exactly the dataclass's fields:
+    equal, same hash, same field set as ``PlayerView(**fields)``."""
+    names = [f.name for f in fields(PlayerView)]
+    for hand, seat in eager_states(3, 5):
+        for s in range(4):
+            view = hand.view(s)
+            assert list(vars(view)) == names
+            built = PlayerView(**{name: getattr(view, name) for name in names})
+            assert view == built and hash(view) == hash(built) and repr(view) == repr(built)
+    with pytest.raises(FrozenInstanceError):
+        view.seat = 0
