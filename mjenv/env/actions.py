@@ -162,7 +162,7 @@ def mask_of(ids: list[int]) -> np.ndarray:
     """int8[110] with 1 exactly at ``ids`` (``legal_mask`` of the view they are the ids of)."""
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
     if ids:
-        mask[ids] = 1
+        mask.put(ids, 1)
     return mask
 
 

@@ -221,8 +221,13 @@ def _pond_block(pond: tuple[PondTile, ...]) -> np.ndarray:
     return block
 
 
-def _live_wall(view: PlayerView) -> float:
-    return view.live_wall_left / LIVE_WALL_FULL
+def _live_wall(left: int) -> float:
+    return left / LIVE_WALL_FULL
+
+
+# The live_wall plane for each count of tiles left, ready to copy into the planes' cells.
+_LIVE_ROWS = [memoryview(array("f", [_live_wall(n)]) * NUM_KINDS)
+              for n in range(LIVE_WALL_FULL + 1)]
 
 
 def _constants(view: PlayerView) -> list[float]:
@@ -237,7 +242,7 @@ def _constants(view: PlayerView) -> list[float]:
     values[DEALER - CONSTANT + (view.dealer - seat) % 4] = 1.0
     if view.repeat:
         values[REPEAT - CONSTANT] = min(view.repeat, REPEAT_CAP) / REPEAT_CAP
-    values[LIVE_WALL - CONSTANT] = _live_wall(view)
+    values[LIVE_WALL - CONSTANT] = _live_wall(view.live_wall_left)
     scores = view.scores
     for r in range(4):
         score = scores[(seat + r) % 4]
@@ -401,7 +406,7 @@ class Encoder:
             self.planes[CONSTANT:] = np.array(_constants(view), dtype=np.float32)[:, None]
         elif view.live_wall_left != last.live_wall_left:      # at every draw
             cells[LIVE_WALL * NUM_KINDS:(LIVE_WALL + 1) * NUM_KINDS] = \
-                array("f", [_live_wall(view)]) * NUM_KINDS
+                _LIVE_ROWS[view.live_wall_left]
         for i in zeros:
             cells[i] = 0.0
         _write(cells, ones, added, counted)
@@ -411,11 +416,12 @@ class Encoder:
                 zeros: list[int]) -> None:
         """The "at least k unseen" cells of the kinds whose count changed (all four rows in
         one numpy call when many did: another hand's view)."""
-        if sum(map(ne, unseen, old)) > 8:
+        changed = list(compress(_TILE_RANGE, map(ne, unseen, old)))   # found in C
+        if len(changed) > 8:
             np.greater_equal(np.frombuffer(bytes(unseen), dtype=np.uint8), _AT_LEAST,
                              out=self.planes[UNSEEN:UNSEEN + 4])
             return
-        for t in compress(_TILE_RANGE, map(ne, unseen, old)):    # the changed kinds, in C
+        for t in changed:
             u, was = unseen[t], old[t]
             if u > was:
                 ones += _UNSEEN_COLUMN[t][was:u]
