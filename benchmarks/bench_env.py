@@ -189,6 +189,44 @@ def run_rlcard(seconds: float, seed: int) -> Rate:
     return b.rate()
 
 
+def run_vector(mode: str, num_envs: int, seconds: float, seed: int) -> float:
+    """Learner steps per CPU-second of ``gym.make_vec("mjenv/MahjongSingle-v0", num_envs,
+    opponents="random")`` in ``mode`` ("vector_entry_point": ours; "sync": Gymnasium's
+    SyncVectorEnv over the same id), a random learner picking from ``info["action_mask"]``."""
+    import gymnasium as gym
+
+    import mjenv  # noqa: F401
+
+    env = gym.make_vec("mjenv/MahjongSingle-v0", num_envs=num_envs, vectorization_mode=mode,
+                       opponents="random")
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    b = Budget(seconds)
+    while b.left():
+        actions = np.zeros(num_envs, dtype=np.int64)
+        for i, mask in enumerate(info["action_mask"]):
+            legal = np.flatnonzero(mask)
+            if legal.size:                      # all zero: the step that resets the table
+                actions[i] = legal[rng.integers(legal.size)]
+        _, _, _, _, info = env.step(actions)
+        b.decisions += num_envs
+    env.close()
+    return b.rate().decisions_cpu
+
+
+def vector_table(args: argparse.Namespace) -> None:
+    """Native vector env against SyncVectorEnv over the same id, alternating repeats."""
+    runs: dict[str, list[float]] = {"vector_entry_point": [], "sync": []}
+    for k in range(args.repeats):
+        for mode in runs:
+            runs[mode].append(run_vector(mode, args.num_envs, args.seconds, args.seed + k))
+    native, sync = (statistics.median(runs[m]) for m in ("vector_entry_point", "sync"))
+    print(f"\nMahjongSingle-v0, {args.num_envs} envs, random opponents: learner steps/CPU-s")
+    print(f"{'native vector env (vector_entry_point)':<44}{native:>10,.0f}")
+    print(f"{'gymnasium SyncVectorEnv':<44}{sync:>10,.0f}")
+    print(f"native ÷ SyncVectorEnv: {native / sync:.2f}")
+
+
 class Runner(NamedTuple):
     label: str
     run: Callable[[float, int], Rate]
@@ -248,10 +286,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-peers", action="store_true",
                         help="skip RiichiEnv, pymahjong and RLCard")
+    parser.add_argument("--num-envs", type=int, default=16, help="tables in the vector runs")
+    parser.add_argument("--no-vector", action="store_true", help="skip the vector env runs")
     parser.add_argument("--no-pin", action="store_true", help="do not pin to one CPU core")
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.repeats < 1:
-        parser.error("--seconds must be > 0 and --repeats >= 1")
+    if args.seconds <= 0 or args.repeats < 1 or args.num_envs < 1:
+        parser.error("--seconds must be > 0, --repeats and --num-envs >= 1")
     if not args.no_pin and hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     runners = []
@@ -265,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             runners.append(r)
     single_table(runners, args)
+    if not args.no_vector:
+        vector_table(args)
     return 0
 
 
