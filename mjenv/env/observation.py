@@ -13,6 +13,11 @@ hidden can reach the planes; in a claim window the view does not say which other
 being asked, so neither do the planes. :data:`PLANES` lists every plane with its meaning and
 value range; ``docs/observation.md`` is generated from it (:func:`markdown`) and a test keeps
 the two identical.
+
+:func:`encode` writes a view's planes from scratch; an :class:`Encoder` keeps one seat's planes
+and rewrites only what changed since the last view it encoded, which is what the environments
+do (a seat's consecutive views differ by a few discards, a draw and the wall count). Both give
+the planes of the encoder before issue 37 bit for bit (``tests/env/test_encoder_reference.py``).
 """
 
 from __future__ import annotations

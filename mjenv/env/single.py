@@ -47,12 +47,15 @@ again (a new shuffle; with a new random context under ``hand_context="random"``)
 In match mode hands simply continue; score changes from hands finished before the learner's
 first decision are added to its first reward.
 
-Vector environments: works in ``gymnasium.vector.SyncVectorEnv`` and ``AsyncVectorEnv``
-(opponent objects must then be picklable; specs are built in each process), and in SB3's
-``make_vec_env`` (``docs/sb3.md``). The env assumes Gymnasium 1.x's default autoreset mode
-``NEXT_STEP``: after a terminal step the vector env's next ``step`` call resets the sub-env
-and ignores that action (the terminal mask is all zero, so mask-driven samplers pick id 0
-there).
+Vector environments: ``gymnasium.make_vec("mjenv/MahjongSingle-v0", num_envs=N)`` builds the
+native one (``mjenv.env.vector.MahjongVectorEnv``: the same tables, observations in
+preallocated arrays, network opponents' decisions batched); the env also works in
+``gymnasium.vector.SyncVectorEnv`` and ``AsyncVectorEnv`` (opponent objects must then be
+picklable; specs are built in each process), and in SB3's ``make_vec_env`` or
+``mjenv.env.sb3.MahjongVecEnv`` (``docs/sb3.md``). The env assumes Gymnasium 1.x's default
+autoreset mode ``NEXT_STEP``: after a terminal step the vector env's next ``step`` call resets
+the sub-env and ignores that action (the terminal mask is all zero, so mask-driven samplers
+pick id 0 there).
 
 Arguments
 ---------
