@@ -15,12 +15,15 @@ alternate repeat by repeat (the machine drifts, so ratios come from one run) in 
 pinned to one core, and the table gives medians over ``--repeats``. ``dec/CPU-s`` is the fair
 one-core rate on a shared machine.
 
+``--layers`` times a Mahjong-v0 decision layer by layer (the engine alone, then the view, the
+mask, the planes, the whole env), the differences being what each part costs.
+
 The vector section steps ``--num-envs`` single-agent envs with random opponents and a random
 learner, through ``gym.make_vec(..., vectorization_mode="vector_entry_point")`` (our native
 vector env) and through Gymnasium's ``SyncVectorEnv`` over the same id, and compares learner
 steps per CPU-second.
 
-    python benchmarks/bench_env.py --seconds 2 --repeats 5
+    python benchmarks/bench_env.py --seconds 2 --repeats 5 --layers
     python benchmarks/bench_env.py --seconds 0.2 --repeats 1 --no-peers --num-envs 2
 
 The rules differ: ours scores every win by the full yaku table and asks only seats with a
@@ -227,6 +230,59 @@ def vector_table(args: argparse.Namespace) -> None:
     print(f"native ÷ SyncVectorEnv: {native / sync:.2f}")
 
 
+LAYERS = ("engine", "+ view", "+ mask", "+ observation", 'gym.make("Mahjong-v0")')
+
+
+def run_layer(layer: int, seconds: float, seed: int) -> float:
+    """Decisions/CPU-s of random play through the first ``layer`` + 1 of :data:`LAYERS`: the
+    engine alone (a random legal action), then each seat's ``PlayerView``, its mask (the
+    random id drawn from it, as in the env rows), its planes (``Encoder`` per seat, copied),
+    and finally the whole env. Differences between layers are what each part costs."""
+    if layer == len(LAYERS) - 1:
+        return run_gym(seconds, seed).decisions_cpu
+    from mjenv.env.actions import legal_ids, mask_of
+    from mjenv.env.observation import Encoder
+    from mjenv.game import Hand
+
+    rng = np.random.default_rng(seed)
+    encoders = [Encoder() for _ in range(4)]
+    b = Budget(seconds)
+    while b.left():
+        hand = Hand(seed=seed * 1_000_003 + b.episodes)
+        while not hand.over:
+            seat = hand.to_act[0]
+            if layer == 0:
+                legal = hand.legal_actions(seat)
+                action = legal[rng.integers(len(legal))]
+            else:
+                view = hand.view(seat)
+                action = view.legal[rng.integers(len(view.legal))]
+                if layer >= 2:
+                    ids = legal_ids(view)
+                    legal_id = np.flatnonzero(mask_of(ids))
+                    action = view.legal[ids.index(int(legal_id[rng.integers(legal_id.size)]))]
+                if layer >= 3:
+                    encoders[seat].encode(view).copy()
+            hand.step(seat, action)
+            b.decisions += 1
+        b.episodes += 1
+    return b.rate().decisions_cpu
+
+
+def layer_table(args: argparse.Namespace) -> None:
+    """µs per decision of each layer (medians of alternating repeats) and their differences."""
+    runs: list[list[float]] = [[] for _ in LAYERS]
+    for k in range(args.repeats):
+        for layer in range(len(LAYERS)):
+            runs[layer].append(run_layer(layer, args.seconds, args.seed + k))
+    print("\nwhere a Mahjong-v0 decision goes (µs per decision, CPU; medians)")
+    previous = 0.0
+    for name, rates in zip(LAYERS, runs):
+        us = 1e6 / statistics.median(rates)
+        print(f"{name:<26}{us:>8.1f}  {us - previous:+8.1f}")
+        previous = us
+
+
 class Runner(NamedTuple):
     label: str
     run: Callable[[float, int], Rate]
@@ -288,6 +344,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip RiichiEnv, pymahjong and RLCard")
     parser.add_argument("--num-envs", type=int, default=16, help="tables in the vector runs")
     parser.add_argument("--no-vector", action="store_true", help="skip the vector env runs")
+    parser.add_argument("--layers", action="store_true",
+                        help="also time Mahjong-v0 layer by layer (engine, view, mask, planes)")
     parser.add_argument("--no-pin", action="store_true", help="do not pin to one CPU core")
     args = parser.parse_args(argv)
     if args.seconds <= 0 or args.repeats < 1 or args.num_envs < 1:
@@ -307,6 +365,8 @@ def main(argv: list[str] | None = None) -> int:
     single_table(runners, args)
     if not args.no_vector:
         vector_table(args)
+    if args.layers:
+        layer_table(args)
     return 0
 
 
