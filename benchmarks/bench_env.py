@@ -18,7 +18,8 @@ one-core rate on a shared machine.
 ``--layers`` times a Mahjong-v0 decision layer by layer (the engine alone, then the view, the
 mask, the planes, the whole env), the differences being what each part costs.
 
-The vector section steps ``--num-envs`` single-agent envs with random opponents and a random
+The vector section steps ``--num-envs`` single-agent envs with ``--vector-opponents`` (random
+by default; ``ppo:pretrained`` shows the batching of a network's decisions) and a random
 learner, through ``gym.make_vec(..., vectorization_mode="vector_entry_point")`` (our native
 vector env) and through Gymnasium's ``SyncVectorEnv`` over the same id, and compares learner
 steps per CPU-second.
@@ -192,16 +193,16 @@ def run_rlcard(seconds: float, seed: int) -> Rate:
     return b.rate()
 
 
-def run_vector(mode: str, num_envs: int, seconds: float, seed: int) -> float:
+def run_vector(mode: str, num_envs: int, opponents: str, seconds: float, seed: int) -> float:
     """Learner steps per CPU-second of ``gym.make_vec("mjenv/MahjongSingle-v0", num_envs,
-    opponents="random")`` in ``mode`` ("vector_entry_point": ours; "sync": Gymnasium's
+    opponents=opponents)`` in ``mode`` ("vector_entry_point": ours; "sync": Gymnasium's
     SyncVectorEnv over the same id), a random learner picking from ``info["action_mask"]``."""
     import gymnasium as gym
 
     import mjenv  # noqa: F401
 
     env = gym.make_vec("mjenv/MahjongSingle-v0", num_envs=num_envs, vectorization_mode=mode,
-                       opponents="random")
+                       opponents=opponents)
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)
     b = Budget(seconds)
@@ -222,9 +223,11 @@ def vector_table(args: argparse.Namespace) -> None:
     runs: dict[str, list[float]] = {"vector_entry_point": [], "sync": []}
     for k in range(args.repeats):
         for mode in runs:
-            runs[mode].append(run_vector(mode, args.num_envs, args.seconds, args.seed + k))
+            runs[mode].append(run_vector(mode, args.num_envs, args.vector_opponents,
+                                         args.seconds, args.seed + k))
     native, sync = (statistics.median(runs[m]) for m in ("vector_entry_point", "sync"))
-    print(f"\nMahjongSingle-v0, {args.num_envs} envs, random opponents: learner steps/CPU-s")
+    print(f"\nMahjongSingle-v0, {args.num_envs} envs, opponents {args.vector_opponents!r}: "
+          f"learner steps/CPU-s")
     print(f"{'native vector env (vector_entry_point)':<44}{native:>10,.0f}")
     print(f"{'gymnasium SyncVectorEnv':<44}{sync:>10,.0f}")
     print(f"native ÷ SyncVectorEnv: {native / sync:.2f}")
@@ -344,6 +347,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip RiichiEnv, pymahjong and RLCard")
     parser.add_argument("--num-envs", type=int, default=16, help="tables in the vector runs")
     parser.add_argument("--no-vector", action="store_true", help="skip the vector env runs")
+    parser.add_argument("--vector-opponents", default="random",
+                        help="opponent spec of the vector runs (ppo:pretrained: a network)")
     parser.add_argument("--layers", action="store_true",
                         help="also time Mahjong-v0 layer by layer (engine, view, mask, planes)")
     parser.add_argument("--no-pin", action="store_true", help="do not pin to one CPU core")
