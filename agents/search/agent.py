@@ -2,7 +2,7 @@
 
 At a decision the gate picks (``SearchAgent.candidates``) — a turn whose best discards rate
 close, or with an opponent likely ready, or with a kan to declare; every chi, pon, open kan or
-pass; a ron or pass — the agent plays the blueprint's action and its alternatives out on the
+pass; a ron or pass if asked to — the agent plays the blueprint's action and its alternatives out on the
 same K sampled worlds (``mjenv.game.world``, their live walls dealt as seat streams so that a
 call does not shift every later draw), every seat played by the blueprint to the end of the deal
 with the same seeds for every candidate (common random numbers: the luck the options share
@@ -127,9 +127,10 @@ class SearchAgent(BaseAgent):
         p = self.params
         kinds = {a.kind for a in legal}
         if view.phase != "turn":
-            if p.claims and (kinds & {"ron", *CALLS}):
-                return [blueprint] + [a for a in legal if a != blueprint]
-            return [blueprint]
+            if "ron" in kinds and not p.rons or not (p.claims and kinds & set(CALLS)
+                                                     or p.rons and "ron" in kinds):
+                return [blueprint]
+            return [blueprint] + [a for a in legal if a != blueprint]
         if "tsumo" in kinds:
             return [blueprint]
         rated = self.blueprint.rate(view, legal)

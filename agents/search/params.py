@@ -29,7 +29,9 @@ class SearchParams:
         best (``HeuristicAgent.rate``).
     threat: ... or when an opponent is at least this likely to be ready (the blueprint's
         model); 1 or more: never for that reason.
-    claims: search every chi, pon, open-kan or pass choice, and a ron or pass.
+    claims: search every chi, pon, open-kan or pass choice.
+    rons: search a ron or pass (the blueprint always wins; passing is rarely right and a
+        noisy search finds it right too often: off by default).
     threshold: play an alternative only when its mean gain over the blueprint's action is
         above this many standard errors of the paired differences (SPARTA's rule), and
     min_gain: above this many points a hand.
@@ -44,6 +46,7 @@ class SearchParams:
     margin: float = 0.5
     threat: float = 0.5
     claims: bool = True
+    rons: bool = False
     threshold: float = 2.0
     min_gain: float = 0.25
     sampler: str = "uniform"
