@@ -317,6 +317,7 @@ def evaluate(agent: str, vs: str, deals: int, seed: int = 0, rules: RuleConfig |
     :class:`Interrupted` (a ``KeyboardInterrupt`` carrying the partial report) on Ctrl-C.
     """
     from agents import make_agent
+    from agents.external import check_programs
     rules = rules or RuleConfig()
     if not isinstance(deals, int) or deals < 1:
         raise ValueError(f"deals must be an int >= 1, got {deals!r}")
@@ -327,6 +328,7 @@ def evaluate(agent: str, vs: str, deals: int, seed: int = 0, rules: RuleConfig |
     options = {"timeout": timeout, "stderr_dir": stderr_dir}
     make_agent(agent, **options)   # fail fast, in this process, on a bad spec
     make_agent(vs, **options)
+    check_programs((agent, vs), timeout, stderr_dir)      # and on a program that never answers
     logs = check_output_dir(log_dir, "--log")
     # load the engine before forking workers: every process then runs the same code
     for module in ("mjenv.game", "mjenv.env.actions", "mjenv.env.observation"):

@@ -104,3 +104,19 @@ def test_ctrl_c_stops_eval_cleanly_with_a_valid_partial_save(tmp_path):
     assert json.loads(save.read_text()) == report
     assert report["deals_done"] < report["deals"] == 5000
     assert report["hands"] == 4 * report["deals_done"]
+
+
+def test_eval_refuses_a_program_that_never_answers_and_keeps_faults_in_play(capsys):
+    import shlex
+    import sys
+    from pathlib import Path
+
+    bot = Path(__file__).resolve().parents[1] / "agents" / "bots" / "fault_bot.py"
+    missing = "cmd:" + shlex.join([sys.executable, "no_such_bot_script.py"])
+    assert main(["eval", "--agent", missing, "--deals", "1", "--no-progress"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith(f"mjenv eval: {missing!r} failed its first decision")
+    later = "cmd:" + shlex.join([sys.executable, str(bot), "crash", "2"])
+    assert main(["eval", "--agent", later, "--deals", "1", "--no-progress", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["faults"] == 4     # every hand, finished
