@@ -57,7 +57,7 @@ def test_eval_save_into_a_missing_directory_is_one_line_before_any_work(capsys, 
 
 def test_eval_rejects_a_bad_timeout_and_an_unusable_log_dir(capsys, tmp_path):
     assert main(["eval", "--deals", "1", "--timeout", "-1", "--no-progress"]) == 2
-    assert "--timeout must be a positive" in capsys.readouterr().err
+    assert "--timeout must be > 0, got -1.0" in capsys.readouterr().err
     blocker = tmp_path / "file"
     blocker.write_text("mine")
     assert main(["eval", "--deals", "1", "--log", str(blocker / "logs"), "--no-progress"]) == 2

@@ -189,7 +189,7 @@ def test_league_file_mistakes_are_one_line_and_touch_nothing(capsys, tmp_path):
     (["random", "heuristic", "heuristic:v1", "nobody"], "unknown agent spec 'nobody'"),
     (["random", "heuristic", "heuristic:v1", "cmd:no-such-bot-x"], "not found"),
     (CHEAP + ["--deals", "0"], "--deals must be >= 1"),
-    (CHEAP + ["--timeout", "0"], "--timeout must be a positive"),
+    (CHEAP + ["--timeout", "0"], "--timeout must be > 0, got 0.0"),
     (CHEAP + ["--resume"], "--resume needs --league"),
     (CHEAP + ["--html", "/no/such/dir/x.html"], "does not exist"),
     (["--card", "random", "heuristic"], "not both"),

@@ -62,7 +62,7 @@ def test_bad_logs_are_one_line(tmp_path, capsys):
             write_log(content, path)
         elif content is not None:
             path.write_text(content, encoding="utf-8")
-        assert main(["view", str(path)]) == 1
+        assert main(["view", str(path)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("mjenv view: ")
         assert ("does not replay" if name == "tampered.jsonl" else "cannot be read") in err
