@@ -239,10 +239,13 @@ def format_table(report: dict) -> str:
     ci = report["ci95"]
     done = report["deals"] if report["deals_done"] == report["deals"] else \
         f"{report['deals_done']} of {report['deals']} (interrupted)"
+    # a deal is one hand: the number of wind rounds a match lasts does not apply to it
+    rules = {k: v for k, v in report["rules"].items()
+             if report["mode"] == "match" or k != "rounds"}
     lines = [
         f"{report['agent']} vs 3× {report['vs']} — {done} "
         f"{'matches' if report['mode'] == 'match' else 'deals'} × 4 seats, "
-        f"{report['hands']} hands, seed {report['seed']}, rules {report['rules']}",
+        f"{report['hands']} hands, seed {report['seed']}, rules {rules}",
         f"  mean score / hand   {report['mean_score']:+8.3f}   CI95 [{ci[0]:+.3f}, {ci[1]:+.3f}]",
         f"  win rate            {pct(report['win_rate'])}   CI95 "
         f"[{pct(report['win_rate_ci95'][0]).strip()}, {pct(report['win_rate_ci95'][1]).strip()}]",

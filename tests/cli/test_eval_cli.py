@@ -35,6 +35,11 @@ def test_demo_plays_a_match_then_shows_the_evaluation(capsys):
     out = capsys.readouterr().out
     assert "=== hand 1 ===" in out and "Final: #1 seat" in out
     assert "heuristic vs 3× random — 2 deals" in out
+    # the evaluation plays single hands: no wind-round count beside the one-round match
+    assert "rules {'min_points': 6}" in out and "rounds" not in out
+    assert main(["eval", "--agent", "random", "--vs", "random", "--deals", "1", "--match",
+                 "--rounds", "1", "--no-progress"]) == 0
+    assert "rules {'min_points': 6, 'rounds': 1}" in capsys.readouterr().out
 
 
 def test_eval_save_writes_the_report(tmp_path, capsys):
