@@ -147,7 +147,7 @@ def _frame(ev: dict, hand: Hand, number: int) -> dict[str, Any]:
                            "deltas": ev["deltas"], "bonus": 1 + hand.repeat,
                            "dealer": hand.dealer}
     elif kind == "exhaustive_draw":
-        frame["text"] = "exhaustive draw (流局): the live wall is empty"
+        frame["text"] = "exhaustive draw (liuju): the live wall is empty"
         frame["settle"] = {"kind": "draw", "wins": [], "deltas": [0, 0, 0, 0]}
     elif kind == "end":
         frame["text"] = ("hand over · payments " + " ".join(f"{d:+d}" for d in ev["deltas"])
