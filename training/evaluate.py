@@ -307,7 +307,7 @@ def evaluate(agent: str, vs: str, deals: int, seed: int = 0, rules: RuleConfig |
              *, match: bool = False, workers: int = 1, progress: bool = False,
              snapshot: Callable[[dict], None] | None = None, snapshot_every: int = 50,
              log_dir: str | None = None, timeout: float | None = None,
-             stderr_dir: str | None = None) -> dict:
+             stderr_dir: str | None = None, progress_label: str | None = None) -> dict:
     """Run the duplicate evaluation and return the JSON-able report (see the module docstring).
 
     ``agent``/``vs``: agent specs (``agents.make_agent``). ``deals``: groups of four rotations
@@ -316,6 +316,8 @@ def evaluate(agent: str, vs: str, deals: int, seed: int = 0, rules: RuleConfig |
     has ``deals_done`` < ``deals``). ``log_dir``: a directory (created) that gets every game's
     event log, ``deal00012-seat2.jsonl`` for deal 12 with the candidate in seat 2
     (``match…`` with ``match``). ``timeout`` / ``stderr_dir``: for ``cmd:`` programs.
+    ``progress``: a ``Progress`` line on stderr, counting ``progress_label`` (default
+    ``deals``, or ``matches``).
     Raises ``ValueError`` for an unknown spec or bad counts, before anything is played, and
     :class:`Interrupted` (a ``KeyboardInterrupt`` carrying the partial report) on Ctrl-C.
     """
@@ -337,7 +339,8 @@ def evaluate(agent: str, vs: str, deals: int, seed: int = 0, rules: RuleConfig |
     for module in ("mjenv.game", "mjenv.env.actions", "mjenv.env.observation"):
         importlib.import_module(module)
     report = EvalReport(agent, vs, seed, deals, rules, match)
-    bar = Progress(deals, label="matches" if match else "deals") if progress else None
+    label = progress_label or ("matches" if match else "deals")
+    bar = Progress(deals, label=label) if progress else None
     groups = run_groups(range(deals), _run_group, _init_worker,
                         (agent, vs, rules, seed, match, options, logs), min(workers, deals))
     try:

@@ -178,3 +178,19 @@ def test_progress_is_one_line_per_update_off_a_terminal():
         bar.update(done)
     out = stream.getvalue()            # within 10 s only the last update is written
     assert "\r" not in out and out.count("\n") == 1 and out.startswith("3/3 deals")
+
+
+def test_progress_off_a_terminal_is_at_most_one_line_per_10_s(monkeypatch):
+    """150 s of deals at 1.5 s each: a line every 7 deals (10.5 s), then the last one."""
+    import io
+    from training.evaluate import Progress
+    clock = [0.0]
+    monkeypatch.setattr("training.evaluate.time.monotonic", lambda: clock[0])
+    stream = io.StringIO()
+    bar = Progress(100, stream=stream, label="deals vs random")
+    for done in range(1, 101):
+        clock[0] += 1.5
+        bar.update(done)
+    lines = stream.getvalue().splitlines()
+    assert [int(line.split("/")[0]) for line in lines] == list(range(7, 99, 7)) + [100]
+    assert all(" deals vs random " in line for line in lines)
