@@ -244,11 +244,18 @@ def _eval_inline(s: snippets.Snippet) -> None:
 
 
 def _resolve(dotted: str) -> object:
-    """The object a dotted name names: its longest importable prefix, then attributes."""
+    """What a dotted name names: a module (found, not imported: it may need an extra, as
+    ``mjenv.integrations.rllib`` needs Ray), or its longest importable prefix, then
+    attributes."""
     import importlib
+    import importlib.util
 
     parts = dotted.split(".")
     parts[0] = snippets.ALIASES.get(parts[0], parts[0])
+    with contextlib.suppress(ImportError):
+        spec = importlib.util.find_spec(".".join(parts))
+        if spec is not None:
+            return spec
     for k in range(len(parts), 0, -1):
         try:
             value = importlib.import_module(".".join(parts[:k]))
