@@ -7,11 +7,12 @@ A command the docs show (``mjenv train ppo --total-steps 1000000``, ``mjenv eval
 play that long. The rule is mechanical and the same for every command: an integer option,
 whether written on the line or left at its default, is at most ``CAP`` (``MJENV_DOCS_CAP``,
 default 2): deals, hands, steps, environments, network width, seeds (not below a flag's own
-lower bound; the rule options are left alone, ``RULES``). That covers the
-plain ``argparse`` options (``type=int``; a default of ``None`` worked out later counts as the
-number its help gives, "(default 100") and the trainers' dataclass flags (``training.args``,
-whose defaults live in the dataclass: capped values are passed as if left at their default, so
-``--resume`` and ``--init-from`` still read what was not typed from the run or the checkpoint).
+lower bound; the rule options, whose help names ``RuleConfig``, are left alone). That covers
+the plain ``argparse`` options (``type=int``; a default of ``None`` worked out later counts as
+the number its help gives, "(default 100") and the trainers' dataclass flags
+(``training.args``, whose defaults live in the dataclass: capped values are passed as if left
+at their default, so ``--resume`` and ``--init-from`` still read what was not typed from the
+run or the checkpoint).
 
 When anything was capped, the file named by ``MJENV_DOCS_CAPPED`` (if set) is created: the
 test then does not compare the command's output with the one the docs show.
@@ -27,9 +28,10 @@ import sys
 from pathlib import Path
 
 CAP = int(os.environ.get("MJENV_DOCS_CAP", "2"))
-#: The rule options (``RuleConfig``'s fields) are never capped: they change the game, not its
-#: size, and a policy trained under other rules than it is evaluated under is refused.
-RULES = ("min_points", "rounds")
+#: An option whose help names ``RuleConfig`` (``--min-points``, a match's ``--rounds``) is a
+#: rule: never capped, since it changes the game, not its size (and a policy trained under
+#: other rules than it is evaluated under is refused).
+RULES = "RuleConfig"
 
 
 def _capped() -> None:
@@ -56,8 +58,7 @@ _add_argument = argparse._ActionsContainer.add_argument
 
 
 def _add_capped_argument(self, *names, **kwargs):
-    dest = kwargs.get("dest") or names[0].lstrip("-").replace("-", "_")
-    if kwargs.get("type") is int and dest not in RULES:
+    if kwargs.get("type") is int and RULES not in (kwargs.get("help") or ""):
         kwargs["type"] = _cap_int
         default = kwargs.get("default")
         if default is None:          # worked out later: the number its help gives, if any
@@ -79,7 +80,8 @@ def _parse_noting_defaults(self, *args, **kwargs):
 
 
 def _is_int_field(f: dataclasses.Field) -> bool:
-    return f.type in (int, "int") and type(f.default) is int and f.name not in RULES
+    return (f.type in (int, "int") and type(f.default) is int
+            and RULES not in f.metadata.get("help", ""))
 
 
 def main(argv: list[str]) -> int:

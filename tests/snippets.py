@@ -9,7 +9,9 @@ snippet is never skipped by accident. A block that cannot run in a test (a fresh
 install lines, a Ray cluster, a server that never exits) is marked on the line before its fence
 with ``<!-- docs-test: not run (WHY) -->``, WHY saying what stops it; the same marker as the
 first line of a paragraph, or alone in the paragraph before it (a table), marks the inline
-code of that paragraph.
+code of that paragraph; ``<!-- docs-test: not run in this section (WHY) -->`` marks
+everything from it to the next heading (the record of a past run, whose commands need the run
+folders they name).
 
 Inline code. A span that is a Python expression whose every name is one of ``INLINE_ROOTS``
 (``mjenv.pettingzoo.env()``, ``gym.make("mjenv/Mahjong-v0", min_points=8)``,
@@ -26,13 +28,15 @@ from __future__ import annotations
 import ast
 import re
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 RUN_LANGUAGES = ("python", "bash", "sh", "console")
 READ_LANGUAGES = ("json", "text")
 NOT_RUN = re.compile(r"<!--\s*docs-test:\s*not run\s*\((?P<why>[^)]+)\)\s*-->")
+SECTION_NOT_RUN = re.compile(r"<!--\s*docs-test:\s*not run in this section\s*\((?P<why>[^)]+)\)"
+                             r"\s*-->")
 #: The names an inline Python span may use: what ``import gymnasium as gym, mjenv`` (and the
 #: agents and training packages) bind.
 INLINE_ROOTS = ("mjenv", "gym", "gymnasium", "agents", "training")
@@ -232,7 +236,24 @@ def snippets_of_text(doc: str, text: str) -> list[Snippet]:
     except ValueError as exc:
         raise ValueError(f"{doc}: {exc}") from None
     out = [s for b in found for s in _block_snippets(doc, b)] + inline_snippets(doc, prose)
+    marked = _marked_sections(text.split("\n"))
+    out = [s if s.not_run or s.line not in marked else replace(s, not_run=marked[s.line])
+           for s in out]
     return sorted(out, key=lambda s: s.line)
+
+
+def _marked_sections(lines: list[str]) -> dict[int, str]:
+    """Line -> why, for the lines from a section marker to the next heading."""
+    out, why = {}, None
+    for number, line in enumerate(lines, 1):
+        if line.startswith("#"):
+            why = None
+        found = SECTION_NOT_RUN.search(line)
+        if found:
+            why = found.group("why").strip()
+        if why:
+            out[number] = why
+    return out
 
 
 def snippets(path: Path) -> list[Snippet]:

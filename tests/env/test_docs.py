@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 
 from mjenv.env import actions, gym_env, observation, oracle
-from tests import scale, snippets
+from tests import snippets
 
 ROOT = snippets.ROOT
 DOCS = ROOT / "docs"
@@ -127,9 +127,12 @@ def test_doc_snippets_run(doc, tmp_path, monkeypatch):
     _run_doc(doc, tmp_path, monkeypatch)
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("doc", _docs(slow=True), ids=lambda d: d.name)
 def test_training_doc_snippets_run(doc, tmp_path, monkeypatch):
-    if not scale.FULL:
+    from tests.scale import FULL       # imported here: the quick doc tests are not "full"
+
+    if not FULL:
         pytest.skip("a doc that trains runs in the full run: MJENV_FULL=1 python -m pytest "
                     "-m full")
     _run_doc(doc, tmp_path, monkeypatch)
