@@ -9,9 +9,9 @@ snippet is never skipped by accident. A block that cannot run in a test (a fresh
 install lines, a Ray cluster, a server that never exits) is marked on the line before its fence
 with ``<!-- docs-test: not run (WHY) -->``, WHY saying what stops it; the same marker as the
 first line of a paragraph, or alone in the paragraph before it (a table), marks the inline
-code of that paragraph; ``<!-- docs-test: not run in this section (WHY) -->`` marks
-everything from it to the next heading (the record of a past run, whose commands need the run
-folders they name).
+code of that paragraph, and right before a code span that span alone; ``<!-- docs-test: not
+run in this section (WHY) -->`` marks everything from it to the next heading (the record of a
+past run, whose commands need the run folders they name).
 
 Inline code. A span that is a Python expression whose every name is one of ``INLINE_ROOTS``
 (``mjenv.pettingzoo.env()``, ``gym.make("mjenv/Mahjong-v0", min_points=8)``,
@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RUN_LANGUAGES = ("python", "bash", "sh", "console")
 READ_LANGUAGES = ("json", "text")
 NOT_RUN = re.compile(r"<!--\s*docs-test:\s*not run\s*\((?P<why>[^)]+)\)\s*-->")
+MARKS_NEXT = re.compile(NOT_RUN.pattern + r"\s*$")
 SECTION_NOT_RUN = re.compile(r"<!--\s*docs-test:\s*not run in this section\s*\((?P<why>[^)]+)\)"
                              r"\s*-->")
 #: The names an inline Python span may use: what ``import gymnasium as gym, mjenv`` (and the
@@ -210,7 +211,9 @@ def inline_snippets(doc: str, prose: list[str]) -> list[Snippet]:
         carried = marked if marked and NOT_RUN.fullmatch(text.strip()) else None
         for match in re.finditer(r"`([^`]+)`", text):
             span = " ".join(match.group(1).split())
-            why = marked.group("why").strip() if marked else None
+            right_before = MARKS_NEXT.search(text, 0, match.start())   # marks this span alone
+            why = next((" ".join(m.group("why").split()) for m in (marked, right_before) if m),
+                       None)
             line = start + text.count("\n", 0, match.start())
             words = span.split()
             if words[0] in ("mjenv", "python", "python3") and (len(words) > 1 or span == "mjenv"):

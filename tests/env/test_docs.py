@@ -120,6 +120,11 @@ def test_snippet_rules_tell_commands_from_their_syntax():
     marked = snippets.snippets_of_text(
         "d.md", "<!-- docs-test: not run (a fresh machine) -->\n```bash\npip install x\n```\n")
     assert [s.not_run for s in marked] == ["a fresh machine"]
+    spans = snippets.inline_snippets("d.md", [
+        "Then <!-- docs-test: not run (a benchmark\nof full size) -->`python b.py` and",
+        "`mjenv eval --deals 3`."])
+    assert [(s.code, s.not_run) for s in spans] == [("python b.py", "a benchmark of full size"),
+                                                    ("mjenv eval --deals 3", None)]
 
 
 @pytest.mark.parametrize("doc", _docs(slow=False), ids=lambda d: d.name)
