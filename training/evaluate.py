@@ -282,10 +282,13 @@ def format_table(report: dict) -> str:
     done = report["deals"] if report["deals_done"] == report["deals"] else \
         f"{report['deals_done']} of {report['deals']} (interrupted)"
     seats = "1 seat (paired)" if report["mode"] == "paired" else "4 seats"
+    # a deal is one hand: the number of wind rounds a match lasts does not apply to it
+    rules = {k: v for k, v in report["rules"].items()
+             if report["mode"] == "match" or k != "rounds"}
     lines = [
         f"{report['agent']} vs 3× {report['vs']} — {done} "
         f"{'matches' if report['mode'] == 'match' else 'deals'} × {seats}, "
-        f"{report['hands']} hands, seed {report['seed']}, rules {report['rules']}",
+        f"{report['hands']} hands, seed {report['seed']}, rules {rules}",
         f"  mean score / hand   {report['mean_score']:+8.3f}   CI95 [{ci[0]:+.3f}, {ci[1]:+.3f}]"
         + (f"  (rough: under {ROUGH_BELOW} deals)" if report["ci95_rough"] else ""),
         f"  win rate            {pct(report['win_rate'])}   CI95 "
@@ -354,7 +357,7 @@ def evaluate(agent: str, vs: str, deals: int, seed: int = 0, rules: RuleConfig |
              progress: bool = False,
              snapshot: Callable[[dict], None] | None = None, snapshot_every: int = 50,
              log_dir: str | None = None, timeout: float | None = None,
-             stderr_dir: str | None = None) -> dict:
+             stderr_dir: str | None = None, progress_label: str | None = None) -> dict:
     """Run the duplicate evaluation and return the JSON-able report (see the module docstring).
 
     ``agent``/``vs``: agent specs (``agents.make_agent``). ``deals``: groups of four rotations
@@ -364,10 +367,13 @@ def evaluate(agent: str, vs: str, deals: int, seed: int = 0, rules: RuleConfig |
     has ``deals_done`` < ``deals``). ``log_dir``: a directory (created) that gets every game's
     event log, ``deal00012-seat2.jsonl`` for deal 12 with the candidate in seat 2
     (``match…`` with ``match``). ``timeout`` / ``stderr_dir``: for ``cmd:`` programs.
+    ``progress``: a ``Progress`` line on stderr, counting ``progress_label`` (default
+    ``deals``, or ``matches``).
     Raises ``ValueError`` for an unknown spec or bad counts, before anything is played, and
     :class:`Interrupted` (a ``KeyboardInterrupt`` carrying the partial report) on Ctrl-C.
     """
     from agents import make_agent
+    from agents.external import check_programs
     rules = rules or RuleConfig()
     if not isinstance(deals, int) or deals < 1:
         raise ValueError(f"deals must be an int >= 1, got {deals!r}")
@@ -381,12 +387,14 @@ def evaluate(agent: str, vs: str, deals: int, seed: int = 0, rules: RuleConfig |
     options = {"timeout": timeout, "stderr_dir": stderr_dir}
     make_agent(agent, **options)   # fail fast, in this process, on a bad spec
     make_agent(vs, **options)
+    check_programs((agent, vs), timeout, stderr_dir)      # and on a program that never answers
     logs = check_output_dir(log_dir, "--log")
     # load the engine before forking workers: every process then runs the same code
     for module in ("mjenv.game", "mjenv.env.actions", "mjenv.env.observation"):
         importlib.import_module(module)
     report = EvalReport(agent, vs, seed, deals, rules, mode)
-    bar = Progress(deals, label="matches" if match else "deals") if progress else None
+    label = progress_label or ("matches" if match else "deals")
+    bar = Progress(deals, label=label) if progress else None
     groups = run_groups(range(deals), _run_group, _init_worker,
                         (agent, vs, rules, seed, mode, options, logs), min(workers, deals))
     try:

@@ -61,12 +61,14 @@ def add_program_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def check_program_arguments(args: argparse.Namespace) -> None:
-    """``ValueError`` for a timeout that is not a positive number of seconds."""
-    if not args.timeout > 0 or args.timeout != args.timeout or args.timeout == float("inf"):
-        raise ValueError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    """``ValueError`` for a timeout that is not a positive, finite number of seconds."""
+    from mjenv.cli.options import check_bounds
+
+    check_bounds(args, timeout={"above": 0, "high": 1e9})
 
 
 def run(args: argparse.Namespace) -> int:
+    from mjenv.cli.options import check_bounds
     from mjenv.rules import RuleConfig
     from training.duplicate import check_output_file
     from training.evaluate import Interrupted, evaluate, format_table
@@ -82,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
     status = 0
     try:
+        check_bounds(args, deals={"low": 1}, seed={"low": 0}, workers={"low": 1})
         rules = RuleConfig(**options)
         check_program_arguments(args)
         check_output_file(args.save, "--save")
