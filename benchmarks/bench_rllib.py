@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def peer_decisions_per_s(steps: int, num_envs: int, repeats: int) -> float:
     """All-seat decisions/s of the single-machine trainer's rollout (learner ``steps``)."""
-    from agents.ppo import NetConfig, build_net
+    from agents.network import NetConfig, build_net
     from mjenv.env.observation import NUM_PLANES
     from training.selfplay import RolloutSettings, collect_rollout
 

@@ -27,11 +27,14 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agents.ppo import NetConfig, PolicyNet, build_net, read_checkpoint_file  # noqa: E402
+from agents.checkpoint_file import read_checkpoint_file  # noqa: E402
+from agents.network import NetConfig, PolicyNet, build_net  # noqa: E402
 from mjenv.analysis.shanten import shanten_counts  # noqa: E402
 from mjenv.env.oracle import CONCEALED, LIVE  # noqa: E402
-from training.ppo import Args, compute_gae, explained_variance, resumed_args  # noqa: E402
+from training.ppo import Args  # noqa: E402
 from training.selfplay import collect_rollout  # noqa: E402
+from training.start import resumed_args  # noqa: E402
+from training.update import compute_gae, explained_variance  # noqa: E402
 
 
 @dataclasses.dataclass
@@ -55,7 +58,7 @@ def play(net: PolicyNet, args: Args, seed: int, steps: int) -> Part:
 
 
 def explained(pred: torch.Tensor, target: torch.Tensor) -> float:
-    """``training.ppo.explained_variance`` (the run's ``losses/explained_variance``) of
+    """``training.update.explained_variance`` (the run's ``losses/explained_variance``) of
     tensors."""
     return explained_variance(pred.detach().numpy(), target.numpy())
 

@@ -124,7 +124,7 @@ class LocalArgs(Arguments):
 
     def validate(self) -> None:
         super().validate()
-        from agents.ppo import pick_device     # imports torch: only when arguments are made
+        from agents.network import pick_device     # imports torch: only when arguments are made
 
         try:
             pick_device(self.device)

@@ -47,8 +47,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from agents.ppo import (InputBuilder, NetConfig, PolicyNet, masked_entropy, masked_logits,
-                        save_policy_file)
+from agents.checkpoint_file import save_policy_file
+from agents.network import InputBuilder, NetConfig, PolicyNet, masked_entropy, masked_logits
 from mjenv.env.actions import NUM_ACTIONS, encode_action
 from mjenv.game import Action
 from mjenv.rules import RuleConfig
@@ -373,7 +373,7 @@ def run_bc(args: BCArgs, given: set[str] | None = None) -> Path:
     import os
 
     from agents import make_agent
-    from agents.ppo import build_net, pick_device
+    from agents.network import build_net, pick_device
     from mjenv.env.observation import NUM_PLANES
     from training.checkpoint import adopt_network, load_init_checkpoint
     from training.rundir import prepare_run_dir

@@ -1,5 +1,5 @@
-"""Self-play rollouts: an opponent pool, batched inference over many concurrent deals, and
-worker processes.
+"""Self-play rollouts: an opponent pool and batched inference over many concurrent deals
+(``collect_rollout``; the processes that play them: ``training.workers``).
 
 One rollout = complete deals (``mjenv.game.Hand``) until the learner has made the requested
 number of decisions. Every deal draws, independently:
@@ -57,18 +57,22 @@ in training), so resuming a run with the same ``--workers`` repeats it exactly.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 import torch
 
-from agents.ppo import (InputBuilder, NetConfig, PolicyNet, build_net, masked_logits,
-                        sample_masked)
+from agents.network import InputBuilder, PolicyNet, masked_logits, sample_masked
+from mjenv.env.actions import decode_action, legal_mask
+from mjenv.env.observation import encode
+from mjenv.env.oracle import encode_oracle
+from mjenv.game import Hand
+from mjenv.game.view import PlayerView
 from mjenv.rules import RuleConfig
 
 LATEST = -1                       # controller id of the latest weights (learner or opponent)
+_NO_ORACLE = np.zeros((0, 34), dtype=np.float32)     # a recorded step's planes without one
 
 
 @dataclass(frozen=True)
@@ -183,16 +187,72 @@ class Rollout:
                        seconds=max(p.seconds for p in parts))
 
 
+class Step(NamedTuple):
+    """One recorded decision of a trained seat."""
+
+    obs: np.ndarray            # the network's input (C, 34)
+    oracle: np.ndarray         # the oracle critic's planes (K, 34); K = 0 without one
+    mask: np.ndarray           # bool (110,)
+    action: int
+    logprob: float
+    value: float
+    potential: float           # the shaping potential Φ of the decision (0 without shaping)
+
+
+class Episode(NamedTuple):
+    """One trained seat's deal, as the rollout's statistics count it."""
+
+    score: float               # the seat's raw score delta
+    won: bool
+    dealt_in: bool
+    baseline: float            # the shadow deal's score (0 without pairing)
+    primary: bool              # the learner's own seat
+
+
 @dataclass
 class _Deal:
-    hand: Any
+    """One concurrent deal of a rollout: the hand (and its shadow when paired), who plays each
+    seat, and the steps its trained seats have recorded so far."""
+
+    hand: Hand
     learner: int
     trained: tuple[int, ...]              # the seats whose decisions are recorded
     controllers: tuple[Any, ...]          # per seat: LATEST, snapshot index, or fixed spec
     agents: tuple[dict[int, Any], ...]    # per copy (deal, shadow): seat -> fixed agent
-    shadow: Any = None                    # the same deal, network seats greedy (paired)
-    steps: dict[int, list[tuple]] = field(default_factory=dict)
-    potentials: dict[int, list[float]] = field(default_factory=dict)
+    shadow: Hand | None = None            # the same deal, network seats greedy (paired)
+    steps: dict[int, list[Step]] = field(default_factory=dict)
+
+    @property
+    def over(self) -> bool:
+        return self.hand.over and (self.shadow is None or self.shadow.over)
+
+    def copies(self) -> list[tuple[int, Hand]]:
+        """``(copy, hand)``: the deal (0) and its shadow (1) when paired."""
+        return [(0, self.hand)] + ([] if self.shadow is None else [(1, self.shadow)])
+
+
+@dataclass
+class _Decision:
+    """A pending decision of one seat of one copy of a deal, gathered for its controller."""
+
+    deal: _Deal
+    hand: Hand
+    copy: int
+    seat: int
+    view: PlayerView
+    obs: np.ndarray
+    mask: np.ndarray
+
+    def trained(self, key: Any) -> bool:
+        """Whether the decision is recorded: a trained seat of the deal itself (not its
+        shadow), played by the latest weights (``key``, its controller)."""
+        return key == LATEST and self.copy == 0 and self.seat in self.deal.trained
+
+
+class _Answer(NamedTuple):
+    decision: _Decision
+    action: int
+    step: Step | None          # what is recorded, for a trained seat
 
 
 def potential(view, coef: float) -> float:
@@ -264,30 +324,52 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
                     seed: Sequence[int] | int, target_steps: int) -> Rollout:
     """Play deals until the trained seats have made ``target_steps`` decisions (deals already
     running then finish; no new ones start), and return their transitions."""
-    from mjenv.env.actions import decode_action, legal_mask
-    from mjenv.env.observation import encode
-    from mjenv.env.oracle import encode_oracle
-    from mjenv.game import Hand
+    return _SelfPlay(net, snapshots, settings, seed).play(target_steps)
 
-    rng = np.random.default_rng(seed)
-    gen = torch.Generator().manual_seed(int(rng.integers(2**62)))
-    device = next(net.parameters()).device
-    fixed = FixedAgents()
-    nets: dict[Any, PolicyNet] = {LATEST: net, **dict(enumerate(snapshots))}
-    inputs = InputBuilder(net.config)    # snapshots are copies of the learner: same input
-    no_oracle = np.zeros((0, 34), dtype=np.float32)
 
-    deals: list[_Deal | None] = [None] * settings.num_envs
-    out_steps: list[tuple] = []
-    rewards: list[float] = []
-    dones: list[float] = []
-    episodes: list[tuple[float, bool, bool, float, bool]] = []
-    decisions = 0
-    pending_steps = 0            # trained decisions inside deals still running
+class _SelfPlay:
+    """One rollout in the making: its concurrent deals, one tick at a time (gather every
+    pending decision, answer them by controller, apply the answers), and what the deals that
+    ended have recorded."""
 
-    def new_deal(slot: int) -> _Deal:
+    def __init__(self, net: PolicyNet, snapshots: Sequence[PolicyNet],
+                 settings: RolloutSettings, seed: Sequence[int] | int) -> None:
+        self.net, self.settings = net, settings
+        self.rng = np.random.default_rng(seed)
+        self.gen = torch.Generator().manual_seed(int(self.rng.integers(2**62)))
+        self.device = next(net.parameters()).device
+        self.fixed = FixedAgents()
+        self.nets: dict[Any, PolicyNet] = {LATEST: net, **dict(enumerate(snapshots))}
+        self.inputs = InputBuilder(net.config)   # snapshots are copies of the learner: same input
+        self.steps: list[Step] = []
+        self.rewards: list[float] = []
+        self.dones: list[float] = []
+        self.episodes: list[Episode] = []
+        self.decisions = 0          # every decision of every seat (engine work done)
+        self.pending = 0            # trained decisions inside deals still running
+
+    def play(self, target_steps: int) -> Rollout:
+        deals: list[_Deal | None] = [None] * self.settings.num_envs
+        while True:
+            for i, deal in enumerate(deals):
+                if deal is not None and deal.over:
+                    self.pending -= sum(map(len, deal.steps.values()))
+                    self.finish(deal)
+                    deal = deals[i] = None
+                if deal is None and len(self.steps) + self.pending < target_steps:
+                    deals[i] = self.new_deal(i)
+            live = [d for d in deals if d is not None]
+            if not live:
+                return self.rollout()
+            self.apply(self.answers(self.gather(live)))
+
+    def new_deal(self, slot: int) -> _Deal:
+        """A deal for concurrent slot ``slot``: the learner's seat, the other seats'
+        controllers, the wall's seed and the round wind, drawn in that order."""
+        rng, settings = self.rng, self.settings
         learner = int(rng.integers(4))
-        controllers = tuple(LATEST if s == learner else sample_opponent(rng, settings, len(snapshots))
+        controllers = tuple(LATEST if s == learner else
+                            sample_opponent(rng, settings, len(self.nets) - 1)
                             for s in range(4))
         trained = tuple(s for s in range(4) if s == learner or (
             settings.train_latest_seats and controllers[s] == LATEST))
@@ -295,253 +377,141 @@ def collect_rollout(net: PolicyNet, snapshots: Sequence[PolicyNet], settings: Ro
         hand = Hand(settings.rules, seed=seed, dealer=0, round_wind=wind)
         shadow = (Hand(settings.rules, seed=seed, dealer=0, round_wind=wind)
                   if settings.paired_baseline else None)
-        agents = tuple({s: fixed.get(c, slot, copy, s, opponent_seed(seed, s))
+        agents = tuple({s: self.fixed.get(c, slot, copy, s, opponent_seed(seed, s))
                         for s, c in enumerate(controllers) if isinstance(c, str)}
                        for copy in range(2 if shadow is not None else 1))
         return _Deal(hand, learner, trained, controllers, agents, shadow,
-                     {s: [] for s in trained}, {s: [] for s in trained})
+                     {s: [] for s in trained})
 
-    def over(deal: _Deal) -> bool:
-        return deal.hand.over and (deal.shadow is None or deal.shadow.over)
-
-    def finish(deal: _Deal) -> None:
-        res = deal.hand.result
+    def finish(self, deal: _Deal) -> None:
+        """Record an ended deal: each trained seat's episode and its steps' rewards (the
+        shaping between decisions, the scaled score less its baseline on the last one)."""
+        settings, result = self.settings, deal.hand.result
         for seat in deal.trained:
-            delta = float(res.deltas[seat])
+            delta = float(result.deltas[seat])
             baseline = 0.0 if deal.shadow is None else float(deal.shadow.result.deltas[seat])
-            episodes.append((delta, seat in res.winners, res.discarder == seat, baseline,
-                             seat == deal.learner))
+            self.episodes.append(Episode(delta, seat in result.winners,
+                                         result.discarder == seat, baseline,
+                                         seat == deal.learner))
             steps = deal.steps[seat]
-            pots = deal.potentials[seat] + [0.0]
+            pots = [step.potential for step in steps] + [0.0]
             for i, step in enumerate(steps):
                 r = settings.gamma * pots[i + 1] - pots[i] if settings.shaping_coef else 0.0
                 last = i == len(steps) - 1
                 if last:
                     r += (delta - baseline) * settings.reward_scale
-                out_steps.append(step)
-                rewards.append(r)
-                dones.append(1.0 if last else 0.0)
+                self.steps.append(step)
+                self.rewards.append(r)
+                self.dones.append(1.0 if last else 0.0)
 
-    while True:
-        for i, deal in enumerate(deals):
-            if deal is not None and over(deal):
-                pending_steps -= sum(map(len, deal.steps.values()))
-                finish(deal)
-                deal = deals[i] = None
-            if deal is None and len(out_steps) + pending_steps < target_steps:
-                deals[i] = new_deal(i)
-        live = [d for d in deals if d is not None]
-        if not live:
-            break
-        # Gather every pending decision, grouped by controller.
-        groups: dict[Any, list[tuple]] = {}
+    def gather(self, live: list[_Deal]) -> dict[Any, list[_Decision]]:
+        """Every pending decision of the live deals, grouped by controller."""
+        groups: dict[Any, list[_Decision]] = {}
         for deal in live:
-            for copy, hand in enumerate((deal.hand, deal.shadow)):
-                if hand is None:
-                    continue
+            for copy, hand in deal.copies():
                 for seat in hand.to_act:
                     view = hand.view(seat)
                     groups.setdefault(deal.controllers[seat], []).append(
-                        (deal, hand, seat, view, encode(view), legal_mask(view), copy))
-        answers: list[tuple] = []        # (hand, seat, view, action id, deal, record or None)
+                        _Decision(deal, hand, copy, seat, view, encode(view), legal_mask(view)))
+        return groups
+
+    def answers(self, groups: dict[Any, list[_Decision]]) -> list[_Answer]:
+        """Each group's answers: one forward pass per network, one ``act_batch`` per fixed
+        agent instance; networks first, then fixed agents, each in a fixed order."""
+        out: list[_Answer] = []
         for key in sorted(groups, key=lambda k: (isinstance(k, str), str(k))):
             items = groups[key]
-            obs = np.stack([it[4] for it in items]).astype(np.float32, copy=False)
-            masks = np.stack([it[5] for it in items]).astype(bool)
-            if key in nets:
-                obs = inputs(obs, [it[3] for it in items])
-                obs_t = torch.as_tensor(obs, device=device)
-                mask_t = torch.as_tensor(masks, device=device)
-                logits, z = nets[key].policy(obs_t)
-                logits = masked_logits(logits, mask_t)
-                acts = sample_masked(logits, gen)
-                trained = [key == LATEST and copy == 0 and seat in deal.trained
-                           for deal, _, seat, _, _, _, copy in items]
-                if settings.paired_baseline:   # only trained seats sample (the shadow is greedy)
-                    acts = torch.where(torch.tensor(trained, device=device), acts,
-                                       logits.argmax(-1))
-                logps = torch.log_softmax(logits, -1).gather(1, acts[:, None]).squeeze(1)
-                acts_np, logps_np = acts.cpu().numpy(), logps.cpu().numpy()
-                # Values (and oracle planes) only where a decision is recorded.
-                rows = [j for j, t in enumerate(trained) if t]
-                oracle = ([encode_oracle(items[j][1], items[j][2]) for j in rows]
-                          if net.config.oracle else [no_oracle] * len(rows))
-                values_np = np.zeros(len(items), dtype=np.float32)
-                if rows:
-                    oracle_t = (torch.as_tensor(np.stack(oracle), device=device)
-                                if net.config.oracle else None)
-                    values_np[rows] = net.value(z[rows], oracle_t).cpu().numpy()
-                planes = dict(zip(rows, oracle))
-                for j, (deal, hand, seat, view, _, _, _) in enumerate(items):
-                    record = None
-                    if trained[j]:
-                        record = (obs[j], planes[j], masks[j], int(acts_np[j]), float(logps_np[j]),
-                                  float(values_np[j]),
-                                  potential(view, settings.shaping_coef) if settings.shaping_coef else 0.0)
-                    answers.append((hand, seat, view, int(acts_np[j]), deal, record))
+            obs = np.stack([d.obs for d in items]).astype(np.float32, copy=False)
+            masks = np.stack([d.mask for d in items]).astype(bool)
+            if key in self.nets:
+                out += self.network_answers(key, items, obs, masks)
             else:
-                by_agent: dict[int, tuple[Any, list[int]]] = {}
-                for j, (deal, _, seat, _, _, _, copy) in enumerate(items):
-                    agent = deal.agents[copy][seat]
-                    by_agent.setdefault(id(agent), (agent, []))[1].append(j)
-                acts_np = np.empty(len(items), dtype=np.int64)
-                for agent, js in by_agent.values():
-                    acts_np[js] = agent.act_batch(obs[js], masks[js], [items[j][3] for j in js])
-                answers.extend((hand, seat, view, int(a), deal, None)
-                               for (deal, hand, seat, view, *_), a in zip(items, acts_np))
-        for hand, seat, view, aid, deal, record in answers:
-            if seat not in hand.to_act:   # the window closed before this seat's turn
+                out += self.fixed_answers(items, obs, masks)
+        return out
+
+    def network_answers(self, key: Any, items: list[_Decision], obs: np.ndarray,
+                        masks: np.ndarray) -> list[_Answer]:
+        """Sampled actions of network ``key``; with pairing, only trained seats sample (the
+        rest, and the shadow, play greedily). Values (and oracle planes) only where a
+        decision is recorded."""
+        obs = self.inputs(obs, [d.view for d in items])
+        mask_t = torch.as_tensor(masks, device=self.device)
+        logits, z = self.nets[key].policy(torch.as_tensor(obs, device=self.device))
+        logits = masked_logits(logits, mask_t)
+        acts = sample_masked(logits, self.gen)
+        trained = [d.trained(key) for d in items]
+        if self.settings.paired_baseline:
+            acts = torch.where(torch.tensor(trained, device=self.device), acts,
+                               logits.argmax(-1))
+        logps = torch.log_softmax(logits, -1).gather(1, acts[:, None]).squeeze(1)
+        acts_np, logps_np = acts.cpu().numpy(), logps.cpu().numpy()
+        rows = [j for j, t in enumerate(trained) if t]
+        oracle, values = self.values(items, rows, z)
+        coef = self.settings.shaping_coef
+        out = []
+        for j, d in enumerate(items):
+            step = None
+            if trained[j]:
+                step = Step(obs[j], oracle[j], masks[j], int(acts_np[j]), float(logps_np[j]),
+                            float(values[j]), potential(d.view, coef) if coef else 0.0)
+            out.append(_Answer(d, int(acts_np[j]), step))
+        return out
+
+    def values(self, items: list[_Decision], rows: list[int],
+               z: torch.Tensor) -> tuple[dict[int, np.ndarray], np.ndarray]:
+        """The oracle planes (by row) and the learner's values of the decisions ``rows``."""
+        if self.net.config.oracle:
+            oracle = {j: encode_oracle(items[j].hand, items[j].seat) for j in rows}
+        else:
+            oracle = {j: _NO_ORACLE for j in rows}
+        values = np.zeros(len(items), dtype=np.float32)
+        if rows:
+            oracle_t = (torch.as_tensor(np.stack([oracle[j] for j in rows]), device=self.device)
+                        if self.net.config.oracle else None)
+            values[rows] = self.net.value(z[rows], oracle_t).cpu().numpy()
+        return oracle, values
+
+    def fixed_answers(self, items: list[_Decision], obs: np.ndarray,
+                      masks: np.ndarray) -> list[_Answer]:
+        """One ``act_batch`` per fixed agent instance over its decisions."""
+        by_agent: dict[int, tuple[Any, list[int]]] = {}
+        for j, d in enumerate(items):
+            agent = d.deal.agents[d.copy][d.seat]
+            by_agent.setdefault(id(agent), (agent, []))[1].append(j)
+        acts = np.empty(len(items), dtype=np.int64)
+        for agent, js in by_agent.values():
+            acts[js] = agent.act_batch(obs[js], masks[js], [items[j].view for j in js])
+        return [_Answer(d, int(a), None) for d, a in zip(items, acts)]
+
+    def apply(self, answers: list[_Answer]) -> None:
+        """Step every hand by its answers (claims are simultaneous: all were chosen from the
+        views before any is applied)."""
+        for d, action, step in answers:
+            if d.seat not in d.hand.to_act:   # the window closed before this seat's turn
                 continue
-            hand.step(seat, decode_action(aid, view))
-            decisions += 1
-            if record is not None:
-                deal.steps[seat].append(record[:6])
-                deal.potentials[seat].append(record[6])
-                pending_steps += 1
+            d.hand.step(d.seat, decode_action(action, d.view))
+            self.decisions += 1
+            if step is not None:
+                d.deal.steps[d.seat].append(step)
+                self.pending += 1
 
-    if not out_steps:
-        raise RuntimeError("rollout collected no learner decision")
-    stats = list(zip(*episodes))
-    return Rollout(
-        obs=np.stack([s[0] for s in out_steps]).astype(np.float32),
-        oracle=np.stack([s[1] for s in out_steps]).astype(np.float32),
-        masks=np.stack([s[2] for s in out_steps]),
-        actions=np.array([s[3] for s in out_steps], dtype=np.int64),
-        logprobs=np.array([s[4] for s in out_steps], dtype=np.float32),
-        values=np.array([s[5] for s in out_steps], dtype=np.float32),
-        rewards=np.array(rewards, dtype=np.float32),
-        dones=np.array(dones, dtype=np.float32),
-        scores=np.array(stats[0], dtype=np.float64),
-        won=np.array(stats[1], dtype=bool),
-        dealt_in=np.array(stats[2], dtype=bool),
-        baselines=np.array(stats[3], dtype=np.float64),
-        primary=np.array(stats[4], dtype=bool),
-        decisions=decisions,
-    )
-
-
-# --------------------------------------------------------------------------- workers
-
-
-def _collect(net: PolicyNet, cache: dict, settings: RolloutSettings, job: tuple) -> Rollout:
-    """Play one job ``(seed, target, weights, snapshots)`` with ``net`` (loaded with the
-    weights) and snapshot networks rebuilt only when the pool changed (``cache``)."""
-    import time
-
-    seed, target, state, snapshots = job
-    net.load_state_dict(state)
-    ids = [u for u, _ in snapshots]
-    if ids != cache.get("ids"):
-        device = next(net.parameters()).device
-        cache["nets"] = [build_net(net.config, w).to(device).eval() for _, w in snapshots]
-        cache["ids"] = ids
-    t0 = time.perf_counter()
-    rollout = collect_rollout(net, cache["nets"], settings, seed, target)
-    rollout.seconds = time.perf_counter() - t0
-    return rollout
-
-
-def _worker_main(conn, settings: RolloutSettings, net_config: dict) -> None:
-    torch.set_num_threads(1)           # one core per worker: no oversubscription
-    net = build_net(NetConfig(**net_config)).eval()
-    cache: dict = {}
-    try:
-        while True:
-            msg = conn.recv()
-            if msg is None:
-                return
-            try:
-                conn.send(("ok", _collect(net, cache, settings, msg)))
-            except Exception as exc:  # report to the learner instead of hanging it
-                import traceback
-                conn.send(("error", f"{exc!r}\n{traceback.format_exc()}"))
-    except (BrokenPipeError, ConnectionResetError, EOFError):
-        return          # the learner is gone (stopped or killed): no one to report to
-
-
-class RolloutWorkers:
-    """``workers`` processes (``spawn``: safe with torch's thread pools), each playing
-    ``settings.num_envs`` concurrent deals with its own batched inference.
-
-    A rollout is asked for with :meth:`submit` and taken with :meth:`result`, so the learner
-    can update its network while the workers play (``background``). Without ``background``
-    and with one worker, the rollout runs in this process when :meth:`result` is called (no
-    copying, easy to debug). A job carries copies of the weights, so what the learner does to
-    its network after :meth:`submit` does not reach the rollout."""
-
-    def __init__(self, workers: int, settings: RolloutSettings, net_config: NetConfig,
-                 background: bool = False) -> None:
-        if workers < 1:
-            raise ValueError(f"workers must be >= 1, got {workers}")
-        self.workers = workers
-        self.settings = settings
-        self.net_config = net_config
-        self._conns = []
-        self._procs = []
-        self._local: tuple[PolicyNet, dict] | None = None
-        self._pending: list[tuple] | None = None
-        if workers > 1 or background:
-            ctx = mp.get_context("spawn")
-            from dataclasses import asdict
-            for _ in range(workers):
-                parent, child = ctx.Pipe()
-                proc = ctx.Process(target=_worker_main, args=(child, settings, asdict(net_config)),
-                                   daemon=True)
-                proc.start()
-                self._conns.append(parent)
-                self._procs.append(proc)
-
-    def submit(self, weights: dict[str, torch.Tensor], pool: OpponentPool, seed: int,
-               update: int, target_steps: int) -> None:
-        """Start a rollout of ``target_steps`` learner decisions with ``weights``, split evenly
-        over the workers; worker ``w`` is seeded with ``[seed, update, w]``."""
-        if self._pending is not None:
-            raise RuntimeError("a rollout is already running: take its result first")
-        per_worker = -(-target_steps // self.workers)
-        state = {k: v.detach().cpu().clone() for k, v in weights.items()}
-        jobs = [([seed, update, w], per_worker, state, pool.snapshots)
-                for w in range(self.workers)]
-        for conn, job in zip(self._conns, jobs):
-            conn.send(job)
-        self._pending = jobs
-
-    def result(self) -> Rollout:
-        """The rollout last submitted (waits for it)."""
-        jobs, self._pending = self._pending, None
-        if jobs is None:
-            raise RuntimeError("no rollout was submitted")
-        if not self._conns:
-            if self._local is None:
-                self._local = (build_net(self.net_config).eval(), {})
-            return _collect(*self._local, self.settings, jobs[0])
-        parts = []
-        for conn in self._conns:
-            status, payload = conn.recv()
-            if status != "ok":
-                raise RuntimeError(f"rollout worker failed: {payload}")
-            parts.append(payload)
-        return Rollout.concat(parts)
-
-    def collect(self, weights: dict[str, torch.Tensor], pool: OpponentPool, seed: int,
-                update: int, target_steps: int) -> Rollout:
-        """:meth:`submit`, then :meth:`result`."""
-        self.submit(weights, pool, seed, update, target_steps)
-        return self.result()
-
-    def close(self) -> None:
-        for conn in self._conns:
-            try:
-                conn.send(None)
-            except (BrokenPipeError, OSError):
-                pass
-        for proc in self._procs:
-            proc.join(timeout=5)
-            if proc.is_alive():
-                proc.terminate()
-        self._conns, self._procs = [], []
-
-    def __enter__(self) -> "RolloutWorkers":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def rollout(self) -> Rollout:
+        if not self.steps:
+            raise RuntimeError("rollout collected no learner decision")
+        steps, episodes = self.steps, self.episodes
+        return Rollout(
+            obs=np.stack([s.obs for s in steps]).astype(np.float32),
+            oracle=np.stack([s.oracle for s in steps]).astype(np.float32),
+            masks=np.stack([s.mask for s in steps]),
+            actions=np.array([s.action for s in steps], dtype=np.int64),
+            logprobs=np.array([s.logprob for s in steps], dtype=np.float32),
+            values=np.array([s.value for s in steps], dtype=np.float32),
+            rewards=np.array(self.rewards, dtype=np.float32),
+            dones=np.array(self.dones, dtype=np.float32),
+            scores=np.array([e.score for e in episodes], dtype=np.float64),
+            won=np.array([e.won for e in episodes], dtype=bool),
+            dealt_in=np.array([e.dealt_in for e in episodes], dtype=bool),
+            baselines=np.array([e.baseline for e in episodes], dtype=np.float64),
+            primary=np.array([e.primary for e in episodes], dtype=bool),
+            decisions=self.decisions,
+        )

@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         from mjenv.cli import train_rllib
 
         return train_rllib.run(args)
-    from agents.ppo import CheckpointError
+    from agents.checkpoint_file import CheckpointError
     from training.args import args_from_namespace
     from training.bc import BCArgs, run_bc
     from training.ppo import Args, train

@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_args_flags(parser, RLlibArgs)
     parser.add_argument("--convert", metavar="CHECKPOINT", default=None,
                         help="only convert this RLlib checkpoint folder (runs/NAME/rllib) to "
-                             "an agents.ppo policy file at --out (FILE.pt, or OUT/policy.pt)")
+                             "a policy file at --out (FILE.pt, or OUT/policy.pt)")
 
 
 def _policy_path(out: str) -> Path:

@@ -1,7 +1,7 @@
 """Oracle planes: the hidden state of a deal, seen from one seat, as float32 (NUM_ORACLE_PLANES, 34).
 
 What no seat may see: every seat's concealed tiles, the live wall (its counts and the next
-draws in order) and the dead wall. Only a critic reads these planes (``agents.ppo``'s
+draws in order) and the dead wall. Only a critic reads these planes (``agents.network``'s
 ``NetConfig.oracle``): a value function is a baseline, so it may know more than the policy
 (Suphx's "oracle guiding" applied to the critic only). The policy's input is the observation
 (``mjenv.env.observation``), built from a ``PlayerView`` that holds none of this.

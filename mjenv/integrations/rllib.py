@@ -40,15 +40,16 @@ Rewards
 
 Action masking (:class:`MaskedPPOTorchRLModule`)
     RLlib's ``DefaultPPOTorchRLModule`` with its catalog-built encoder and heads replaced by
-    ``agents.ppo.PolicyNet`` — the network of the single-machine trainer — and the logits of
-    illegal actions set to ``-1e8`` (``agents.ppo.masked_logits``) in every forward pass, so
+    ``agents.network.PolicyNet`` — the network of the single-machine trainer — and the logits of
+    illegal actions set to ``-1e8`` (``agents.network.masked_logits``) in every forward pass, so
     sampling, log-probabilities and entropy never involve a masked action. The env refuses a
     masked action with :class:`MaskedActionError`, and :class:`MahjongCallbacks` counts
     ``masked_actions_sampled`` over every finished episode as an independent check.
 
 Checkpoints
-    :func:`save_policy` / :func:`convert_checkpoint` write the ``main`` module as an
-    ``agents.ppo`` policy file that ``PPOAgent.load`` and ``mjenv eval --agent ppo:PATH`` read.
+    :func:`save_policy` / :func:`convert_checkpoint` write the ``main`` module as a policy file
+    (``agents.checkpoint_file``) that ``PPOAgent.load`` and ``mjenv eval --agent ppo:PATH``
+    read.
 """
 
 from __future__ import annotations
@@ -76,7 +77,8 @@ except ImportError as exc:  # ray without its rllib dependencies, or a broken in
     raise MissingExtraError(f"mjenv.integrations.rllib could not import RLlib ({exc}): "
                             f"{install_hint('ray')}", name=exc.name) from exc
 
-from agents.ppo import NetConfig, PolicyNet, masked_logits, save_policy_file
+from agents.checkpoint_file import save_policy_file
+from agents.network import NetConfig, PolicyNet, masked_logits
 from mjenv.env.actions import NUM_ACTIONS, decode_action, legal_mask
 from mjenv.env.observation import NUM_PLANES, encode
 from mjenv.env.play import MaskedActionError, play  # a masked action id reaching the env
@@ -278,7 +280,7 @@ class MahjongMultiAgentEnv(MultiAgentEnv):
 
 
 class PolicyNetCatalog(Catalog):
-    """The network is ``agents.ppo.PolicyNet``, built by the module itself; the catalog only
+    """The network is ``agents.network.PolicyNet``, built by the module itself; the catalog only
     names the action distribution (categorical over the 110 ids)."""
 
     def _determine_components_hook(self) -> None:
@@ -291,7 +293,7 @@ class PolicyNetCatalog(Catalog):
 
 
 class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
-    """``DefaultPPOTorchRLModule`` running ``agents.ppo.PolicyNet`` with action masking.
+    """``DefaultPPOTorchRLModule`` running ``agents.network.PolicyNet`` with action masking.
 
     ``model_config``: ``{"net": asdict(NetConfig), "rules": RuleConfig.to_dict()}``; the rules
     travel with the module so a converted checkpoint records what it was trained under.
@@ -391,7 +393,7 @@ def policy_net_of(module: RLModule) -> PolicyNet:
 
 def save_policy(module: RLModule, path: str | os.PathLike,
                 meta: Mapping[str, Any] | None = None) -> Path:
-    """Write ``module``'s network as an ``agents.ppo`` policy file (``PPOAgent.load``)."""
+    """Write ``module``'s network as a policy file (``agents.checkpoint_file``)."""
     net = policy_net_of(module)
     save_policy_file(path, net, module.rules, {"trainer": "rllib", **dict(meta or {})})
     return Path(path)
@@ -399,7 +401,7 @@ def save_policy(module: RLModule, path: str | os.PathLike,
 
 def convert_checkpoint(checkpoint: str | os.PathLike, path: str | os.PathLike,
                        module: str = MAIN) -> Path:
-    """RLlib algorithm checkpoint (``Algorithm.save_to_path``) → ``agents.ppo`` policy file.
+    """RLlib algorithm checkpoint (``Algorithm.save_to_path``) → policy file.
 
     Reads only the module's own sub-checkpoint, so neither an algorithm nor Ray is started.
     """

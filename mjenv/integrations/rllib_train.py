@@ -2,7 +2,7 @@
 over ``mjenv.integrations.rllib``'s environment and module (Ray itself is imported only when a
 run starts).
 
-The same game, observation, action ids, network (``agents.ppo.PolicyNet``), opponent mix
+The same game, observation, action ids, network (``agents.network.PolicyNet``), opponent mix
 (``training.selfplay.RolloutSettings``) and rewards as the single-machine trainer; RLlib runs
 the env runners (remote actors, possibly on other machines) and the PPO learner (in this
 process). See ``mjenv.integrations.rllib`` for the env and module, ``docs/scaling.md`` for
@@ -15,7 +15,7 @@ random) play inside the env.
 
 Output (``--out runs/NAME``): ``metrics.jsonl`` (one line per iteration, CleanRL-style names),
 ``rllib/`` (RLlib's own algorithm checkpoint, for resuming or RLlib tooling) and
-``policy.pt`` (an ``agents.ppo`` policy file: ``mjenv eval --agent ppo:runs/NAME/policy.pt``).
+``policy.pt`` (a policy file: ``mjenv eval --agent ppo:runs/NAME/policy.pt``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.ppo import NetConfig
+from agents.network import NetConfig
 from training.args import PPOArgs, TrainerArgs, arg
 
 
@@ -42,7 +42,7 @@ class RLlibArgs(TrainerArgs, PPOArgs):
     the groups shared with the other trainers: ``training.args``)."""
 
     out: str = arg("", "run folder: metrics.jsonl, rllib/ (RLlib checkpoint), policy.pt "
-                       "(agents.ppo policy file) (default: a new runs/rllib-N)")
+                       "(a policy file) (default: a new runs/rllib-N)")
     total_steps: int = arg(200_000, "env steps to sample in all (one step: one decision, or a "
                                     "claim window's answers)", low=1)
     num_env_runners: int = arg(0, "remote sampling actors, 1 CPU each (0: sample in this "

@@ -13,7 +13,10 @@ from agents.features import (FEATURES_VERSION, VERSIONS, Analyst, feature_versio
                              markdown_table)
 from agents.heuristic import HeuristicAgent, params_for
 from agents.heuristic.evaluator import Evaluator
-from agents.ppo import CheckpointError, NetConfig, PPOAgent, build_net, save_policy_file
+from agents.checkpoint_file import (CheckpointError, read_checkpoint_file, save_policy_file,
+                                    write_checkpoint_file)
+from agents.network import NetConfig, build_net
+from agents.ppo import PPOAgent
 from mjenv.env.actions import decode_action, legal_mask
 from mjenv.env.observation import NUM_PLANES, encode
 from mjenv.game import Hand
@@ -161,9 +164,17 @@ def test_a_features_network_plays_and_round_trips_its_input_config(tmp_path, ver
         hand.step(seat, decode_action(a, v))
 
 
-def test_unknown_network_input_is_refused():
-    with pytest.raises(CheckpointError, match="unknown"):
+def test_unknown_network_input_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="unknown"):
         NetConfig(NUM_PLANES, features="analysis-v0")
+    # a file that names it (made by a later version) is refused as a checkpoint, naming it
+    path = tmp_path / "later.pt"
+    save_policy_file(path, build_net(NetConfig(NUM_PLANES, channels=4, blocks=1)), RuleConfig())
+    payload = read_checkpoint_file(path)
+    payload["net_config"]["features"] = "analysis-v9"
+    write_checkpoint_file(path, payload)
+    with pytest.raises(CheckpointError, match=f"{path}: network input 'analysis-v9' is unknown"):
+        PPOAgent.load(path)
 
 
 def test_docs_list_the_planes():

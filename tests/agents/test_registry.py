@@ -60,7 +60,7 @@ def test_act_batch_matches_act():
 
 
 def test_ppo_spec_naming_a_directory_is_one_line(tmp_path, capsys):
-    from agents.ppo import CheckpointError
+    from agents.checkpoint_file import CheckpointError
     from mjenv.cli import main
 
     with pytest.raises(CheckpointError, match=r"is a directory, not a checkpoint file$"):

@@ -231,7 +231,7 @@ def test_total_steps_is_honoured_not_rounded(run_dir):
 
 
 def test_the_bar_on_a_terminal_redraws_one_line_and_small_numbers_read():
-    from training.ppo import Progress, readable
+    from training.runlog import Progress, readable
 
     class Terminal(io.StringIO):
         def isatty(self):
@@ -249,7 +249,7 @@ def test_the_bar_on_a_terminal_redraws_one_line_and_small_numbers_read():
 
 
 def test_an_eta_past_a_day_keeps_its_days():
-    from training.ppo import duration
+    from training.runlog import duration
     assert duration(3725) == "01:02:05"
     assert duration(45 * 3600 + 61) == "1d 21:01:01"
 
@@ -258,7 +258,8 @@ def test_an_eta_past_a_day_keeps_its_days():
 
 
 def test_init_from_a_spec_takes_the_network_from_the_checkpoint(tmp_path, capsys):
-    from agents.ppo import PRETRAINED_PATH, read_checkpoint_file
+    from agents.checkpoint_file import read_checkpoint_file
+    from agents.ppo import PRETRAINED_PATH
     from training.checkpoint import load_training_checkpoint
 
     out = tmp_path / "p"
@@ -285,7 +286,8 @@ def test_init_from_a_spec_takes_the_network_from_the_checkpoint(tmp_path, capsys
 
 
 def test_bc_starts_from_init_from_and_keeps_its_shape(tmp_path):
-    from agents.ppo import NetConfig, build_net, read_checkpoint_file, save_policy_file
+    from agents.checkpoint_file import read_checkpoint_file, save_policy_file
+    from agents.network import NetConfig, build_net
     from mjenv.env.observation import NUM_PLANES
     from mjenv.rules import RuleConfig
     from training.bc import BCArgs, play_teacher_games, run_bc, save_records

@@ -208,7 +208,7 @@ def test_shaping_adds_the_potential_differences_of_training_selfplay(rl):
 
 @pytest.fixture(scope="module")
 def module(rl):
-    from agents.ppo import NetConfig
+    from agents.network import NetConfig
     from mjenv.env.observation import NUM_PLANES
     from mjenv.rules import RuleConfig
 
@@ -259,7 +259,8 @@ def test_module_never_samples_a_masked_action(rl, module):
 def test_policy_file_round_trip(rl, module, tmp_path):
     import torch
 
-    from agents.ppo import PPOAgent, masked_logits
+    from agents.network import masked_logits
+    from agents.ppo import PPOAgent
 
     path = rl.save_policy(module, tmp_path / "policy.pt", {"note": "test"})
     agent = PPOAgent.load(path)

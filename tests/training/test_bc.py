@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.ppo import NetConfig, build_net, masked_logits
+from agents.network import NetConfig, build_net, masked_logits
 from mjenv.env.observation import NUM_PLANES
 from mjenv.rules import RuleConfig
 from tests.scale import n
@@ -147,7 +147,7 @@ def test_soft_targets_keep_the_clone_unsure_where_the_teacher_is():
     # the tuned heuristic ties at about a tenth of its choices (its defence breaks ties between
     # tiles of different risk); fitted hard to the option it happened to play, the clone grows
     # sure of it (the issue's 0.055 nats); fitted soft, its entropy there approaches the targets'
-    from agents.ppo import masked_entropy
+    from agents.network import masked_entropy
     records = play_teacher_games(5, seed=5, rules=RuleConfig(), teacher="heuristic")
     soft = records_to_data(records, RuleConfig())
     hard = records_to_data(records, RuleConfig(), soft=False)

@@ -4,12 +4,14 @@ import numpy as np
 import pytest
 import torch
 
-from agents.ppo import (CheckpointError, NetConfig, PPOAgent, build_net, read_checkpoint_file,
-                        save_policy_file, write_checkpoint_file)
+from agents.checkpoint_file import (CheckpointError, read_checkpoint_file, save_policy_file,
+                                    write_checkpoint_file)
+from agents.network import NetConfig, build_net
+from agents.ppo import PPOAgent
 from mjenv.env.observation import NUM_PLANES
 from mjenv.rules import RuleConfig
-from training.checkpoint import (PACKED, load_training_checkpoint, pack,
-                                 save_training_checkpoint, unpack)
+from training.checkpoint import (PACKED, History, Snapshot, _map_state, load_training_checkpoint,
+                                 pack, save_training_checkpoint, unpack)
 from training.selfplay import OpponentPool, half_weights
 
 
@@ -36,16 +38,16 @@ def test_round_trip_restores_weights_optimizer_and_rng(tmp_path):
     path = tmp_path / "latest.pt"
     net, opt, rng = write_training(path)
     state = load_training_checkpoint(path, expect_rules=RuleConfig())
-    assert state["update"] == 4 and state["global_step"] == 1234
+    assert state.update == 4 and state.global_step == 1234
     for k, v in net.state_dict().items():
-        assert torch.equal(v, state["model"][k])
+        assert torch.equal(v, state.policy.model[k])
     opt2 = torch.optim.Adam(small_net(1).parameters(), lr=1e-3)
-    opt2.load_state_dict(state["optimizer"])
+    opt2.load_state_dict(state.optimizer)
     assert opt2.state_dict()["state"][0]["exp_avg"].equal(opt.state_dict()["state"][0]["exp_avg"])
     rng2 = np.random.default_rng()
-    rng2.bit_generator.state = state["rng"]["numpy"]
+    rng2.bit_generator.state = state.rng["numpy"]
     assert rng2.random() == rng.random()
-    pool = OpponentPool.from_state(state["pool"])
+    pool = state.pool
     assert [u for u, _ in pool.snapshots] == [4]
     for k, v in half_weights(net.state_dict()).items():
         assert v.dtype == pool.snapshots[0][1][k].dtype and torch.equal(v, pool.snapshots[0][1][k])
@@ -138,18 +140,19 @@ def test_copies_of_the_weights_are_stored_as_small_deltas(tmp_path):
     weights = {k: v.clone() for k, v in net.state_dict().items()}
     common = dict(net=net, optimizer=opt, rules=RuleConfig(), args={}, update=4,
                   global_step=10, rng=np.random.default_rng(1), pool=pool,
-                  behaviour={"update": 3, "model": weights}, reference=weights,
-                  history={"progress": [], "best": {"update": 2, "model": half_weights(weights)}})
+                  in_flight=Snapshot(3, weights), start=weights,
+                  history=History([], Snapshot(2, half_weights(weights))))
     save_training_checkpoint(tmp_path / "latest.pt", **common)
     state = load_training_checkpoint(tmp_path / "latest.pt")
-    assert PACKED not in state
     for k, v in weights.items():
-        assert same_bits(state["behaviour"]["model"][k], v) and same_bits(state["reference"][k], v)
-        assert same_bits(state["history"]["best"]["model"][k], v.half())
-    plain = read_checkpoint_file(tmp_path / "latest.pt")      # the stored form, still packed
-    assert plain[PACKED] == 1
-    write_checkpoint_file(tmp_path / "unpacked.pt", state)    # the same state, as before packing
-    assert load_training_checkpoint(tmp_path / "unpacked.pt")["update"] == 4   # older files load
+        assert same_bits(state.in_flight.model[k], v) and same_bits(state.start[k], v)
+        assert same_bits(state.history.best.model[k], v.half())
+    assert (state.in_flight.update, state.history.best.update) == (3, 2)
+    stored = read_checkpoint_file(tmp_path / "latest.pt")      # the stored form, packed
+    assert stored.pop(PACKED) == 1
+    stored.update(_map_state(stored, stored["model"], unpack))
+    write_checkpoint_file(tmp_path / "unpacked.pt", stored)    # the same state, as before packing
+    assert load_training_checkpoint(tmp_path / "unpacked.pt").update == 4   # older files load
     packed_size = (tmp_path / "latest.pt").stat().st_size
     model_size = sum(v.numel() * v.element_size() for v in weights.values())
     # model + Adam's two moments + 4 float16 snapshots + behaviour + reference + best, unpacked

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from agents.ppo import NetConfig, PPOAgent, build_net, save_policy_file
+from agents.checkpoint_file import save_policy_file
+from agents.network import NetConfig, build_net
+from agents.ppo import PPOAgent
 from mjenv.env.actions import decode_action, legal_mask
 from mjenv.env.observation import NUM_PLANES, encode
 from mjenv.game import Hand

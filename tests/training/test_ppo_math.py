@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 import torch
 
-from agents.ppo import ILLEGAL_LOGIT, masked_entropy, masked_logits, sample_masked
-from training.ppo import (Args, annealed_kl_ref_coef, compute_gae, explained_variance,
-                          kl_to_reference, minibatch_indices, ppo_loss, return_scale)
+from agents.network import ILLEGAL_LOGIT, masked_entropy, masked_logits, sample_masked
+from training.ppo import Args
+from training.update import (annealed_kl_ref_coef, compute_gae, explained_variance,
+                             kl_to_reference, minibatch_indices, ppo_loss, return_scale)
 
 
 def naive_gae(rewards, values, dones, gamma, lam):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from agents.ppo import NetConfig, build_net
+from agents.network import NetConfig, build_net
 from mjenv.env.observation import NUM_PLANES
 from training.selfplay import (LATEST, FixedAgents, OpponentPool, RolloutSettings,
                                collect_rollout, opponent_seed, parse_fixed_opponents,
@@ -153,14 +153,15 @@ def test_paired_baseline_of_a_greedy_learner_is_its_own_score(monkeypatch):
 
 
 def test_paired_deals_differ_only_where_the_learner_sampled_off_its_greedy_choice():
-    from agents.ppo import PPOAgent, masked_logits
+    from agents.network import masked_logits
+    from agents.ppo import PPOAgent
     net = PPOAgent.pretrained().net.eval()
     settings = RolloutSettings(num_envs=4, latest_share=0.5, past_share=0.0, fixed_share=0.5,
                                fixed_opponents=(("ppo:pretrained", 1.0),), paired_baseline=True,
                                train_latest_seats=False)     # one sampling seat per deal
     r = collect_rollout(net, [], settings, seed=[7], target_steps=300)
     with torch.no_grad():
-        logits, _ = net(torch.as_tensor(r.obs))
+        logits, _ = net.policy(torch.as_tensor(r.obs))   # (the shipped critic reads the oracle)
         greedy = masked_logits(logits, torch.as_tensor(r.masks)).argmax(-1).numpy()
     ends = np.flatnonzero(r.dones) + 1
     on_greedy = [bool((greedy[a:b] == r.actions[a:b]).all())
@@ -232,7 +233,7 @@ def test_an_oracle_critic_records_its_planes_and_values_of_the_recorded_decision
 def test_a_worker_whose_learner_is_gone_exits_quietly(monkeypatch, capsys):
     # the learner stopped (SIGTERM, Ctrl-C) while the worker played: its answer finds a
     # closed pipe, and the worker ends without a traceback
-    from training import selfplay
+    from training import workers
 
     class Gone:
         def __init__(self):
@@ -246,7 +247,7 @@ def test_a_worker_whose_learner_is_gone_exits_quietly(monkeypatch, capsys):
         def send(self, _):
             raise BrokenPipeError(32, "Broken pipe")
 
-    monkeypatch.setattr(selfplay, "_collect", lambda *a: "rollout")
+    monkeypatch.setattr(workers, "_collect", lambda *a: "rollout")
     net_config = dataclasses.asdict(NetConfig(NUM_PLANES, channels=4, blocks=1))
-    selfplay._worker_main(Gone(), RolloutSettings(), net_config)
+    workers._worker_main(Gone(), RolloutSettings(), net_config)
     assert capsys.readouterr().err == ""

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 import torch
 
-from agents.ppo import PPOAgent, read_checkpoint_file
+from agents.checkpoint_file import read_checkpoint_file
+from agents.ppo import PPOAgent
 from tests.scale import n
 from training.ppo import Args, train
 
@@ -65,7 +66,8 @@ def test_resume_gives_the_same_next_update(tmp_path, overlap, kl, oracle):
     # the starting policy, the resumed run takes that policy from its checkpoint)
     extra = {"overlap": overlap, "oracle_critic": oracle}
     if kl:
-        from agents.ppo import NetConfig, build_net, save_policy_file
+        from agents.checkpoint_file import save_policy_file
+        from agents.network import NetConfig, build_net
         from mjenv.env.observation import NUM_PLANES
         from mjenv.rules import RuleConfig
         torch.manual_seed(9)
@@ -130,7 +132,8 @@ def test_a_run_carried_in_its_checkpoint_alone_gets_its_curve_and_best_back(tmp_
 
 
 def test_oracle_critic_starts_from_plain_weights_and_keeps_its_network(tmp_path):
-    from agents.ppo import NetConfig, build_net, save_policy_file
+    from agents.checkpoint_file import save_policy_file
+    from agents.network import NetConfig, build_net
     from mjenv.env.observation import NUM_PLANES
     from mjenv.env.oracle import NUM_ORACLE_PLANES
     from mjenv.rules import RuleConfig
@@ -155,9 +158,10 @@ def test_oracle_critic_starts_from_plain_weights_and_keeps_its_network(tmp_path)
 
 
 def test_workers_processes_collect_the_requested_steps(tmp_path):
-    from agents.ppo import NetConfig, build_net
+    from agents.network import NetConfig, build_net
     from mjenv.env.observation import NUM_PLANES
-    from training.selfplay import OpponentPool, RolloutSettings, RolloutWorkers
+    from training.selfplay import OpponentPool, RolloutSettings
+    from training.workers import RolloutWorkers
 
     settings = RolloutSettings(num_envs=4, fixed_opponents=(("random", 1.0),))
     net = build_net(NetConfig(NUM_PLANES, channels=8, blocks=1))
