@@ -81,7 +81,8 @@ def main() -> None:
     settings = [(p, load_search_params(p)) for p in args.params]
     warm = SearchAgent(SearchParams(margin=-1.0, threat=1.0, claims=False))
     play_deals(warm, args.warm, 10 * args.first)
-    settings += [(f"worlds={k}", SearchParams(worlds=k)) for k in args.worlds]
+    settings += [(f"worlds={k}", SearchParams(worlds=k, min_worlds=min(k, SearchParams.min_worlds)))
+                 for k in args.worlds]
     if not settings:
         settings = [("default", SearchParams())]
     print(f"{'setting':28} {'searched/deal':>13} {'ms/search':>10} {'x blueprint':>12} "

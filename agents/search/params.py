@@ -43,8 +43,8 @@ class SearchParams:
     worlds: int = 16
     min_worlds: int = 8
     candidates: int = 3
-    margin: float = 0.5
-    threat: float = 0.5
+    margin: float = 0.02
+    threat: float = 1.0
     claims: bool = True
     rons: bool = False
     threshold: float = 2.0

@@ -43,6 +43,21 @@ def _play_out(hand: Hand, seed: int) -> None:
         hand.step(seat, decide(agents[seat], hand.view(seat)).action)
 
 
+def _continues_alike(hand: Hand, seat: int, seed: int) -> Hand:
+    """The world of ``hand``'s true hidden part for ``seat``: the same state as a copy of the
+    real hand, and played on by identically seeded players, the same moves and end."""
+    real = copy.deepcopy(hand)
+    w = world(hand.view(seat), hidden_of(hand, seat))
+    _same_state(real, w, seat)
+    assert w.view(seat) == real.view(seat)
+    start = len(real.log)
+    _play_out(real, seed)
+    _play_out(w, seed)
+    assert w.log[1:] == real.log[start:]
+    assert w.result == real.result
+    return w
+
+
 def _same_state(real: Hand, w: Hand, seat: int) -> None:
     for name, value in vars(real).items():
         if name not in _APART:
@@ -62,15 +77,7 @@ def _same_state(real: Hand, w: Hand, seat: int) -> None:
 def test_a_world_of_the_true_hidden_part_is_the_real_hand_and_plays_on_alike(seed):
     forks = 0
     for hand, seat in _forks(seed, every=7):
-        real = copy.deepcopy(hand)
-        w = world(hand.view(seat), hidden_of(hand, seat))
-        _same_state(real, w, seat)
-        assert w.view(seat) == real.view(seat)
-        start = len(real.log)
-        _play_out(real, 1000 + forks)
-        _play_out(w, 1000 + forks)
-        assert w.log[1:] == real.log[start:]
-        assert w.result == real.result
+        _continues_alike(hand, seat, 1000 + forks)
         forks += 1
     assert forks >= 5
 
@@ -84,13 +91,7 @@ def test_claim_and_rob_windows_with_answers_already_given_are_rebuilt():
             if hand.phase == "turn" or not hand._answers:
                 continue
             seen[hand.phase] += 1
-            real = copy.deepcopy(hand)
-            w = world(hand.view(seat), hidden_of(hand, seat))
-            _same_state(real, w, seat)
-            start = len(real.log)
-            _play_out(real, 7)
-            _play_out(w, 7)
-            assert w.log[1:] == real.log[start:]
+            _continues_alike(hand, seat, 7)
         if seen["claim"] >= 20:
             break
     assert seen["claim"] >= 20
@@ -142,13 +143,7 @@ def test_worlds_after_kans_keep_the_replacement_draw_and_the_live_draws():
                 continue
             kinds |= melds & {"minkan", "kakan", "ankan"}
             after += hand.view(seat).kan_draw
-            real = copy.deepcopy(hand)
-            w = world(hand.view(seat), hidden_of(hand, seat))
-            _same_state(real, w, seat)
-            start = len(real.log)
-            _play_out(real, 3)
-            _play_out(w, 3)
-            assert w.log[1:] == real.log[start:]
+            _continues_alike(hand, seat, 3)
         if after >= 10 and len(kinds) == 3:
             break
     assert after >= 10 and kinds == {"minkan", "kakan", "ankan"}
