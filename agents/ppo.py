@@ -54,8 +54,8 @@ class PPOAgent(BaseAgent):
     ``greedy=True`` (default) plays the most probable legal action — deterministic, which is
     what duplicate evaluation wants; ``greedy=False`` samples with a ``seed``-ed generator.
     ``rules`` are the rules it was trained under; ``act_batch`` refuses views of other rules
-    (``rounds``, the match length, aside) unless ``allow_other_rules``: a policy trained with
-    ``min_points=6`` has never seen the win/claim patterns of other settings.
+    (``rounds``, the match length, aside) unless ``allow_other_rules``: a policy trained at one
+    ``min_points`` has never seen the win/claim patterns of another.
     """
 
     name = "ppo"

@@ -19,8 +19,11 @@ BOUNDS: dict[str, dict[str, int]] = {"min_points": {"low": 0}, "rounds": {"low":
 class RuleConfig:
     """Rule options.
 
-    min_points: smallest P (dealer bonus excluded) for a legal win (RULES.md §6, default 6).
-    rounds: wind rounds in a match, 1–4 (RULES.md §5, default 2: 东南战).
+    min_points: smallest P (dealer bonus excluded) for a legal win (RULES.md §6).
+    rounds: wind rounds in a match, 1–4 (RULES.md §5; 2 is 东南战).
+
+    Each default below is the one place that value is written: the command lines' help and
+    the trainers' flags read it from here (``rules_from_flags``).
     """
 
     min_points: int = 6
@@ -70,3 +73,19 @@ def rule_config(rules: RuleConfig | Mapping[str, Any] | None = None, **options: 
         raise TypeError(f"rules must be a RuleConfig, a dict of its options or None, got "
                         f"{type(rules).__name__}")
     return replace(base, **options) if options else base
+
+
+#: The rule options, in RuleConfig's order (each a command-line flag: ``--min-points``).
+RULE_OPTIONS: tuple[str, ...] = tuple(f.name for f in fields(RuleConfig))
+
+
+def rules_from_flags(flags: Any, names: tuple[str, ...] = RULE_OPTIONS) -> RuleConfig:
+    """The RuleConfig of a command's flags — every command (``mjenv play``, ``eval``,
+    ``arena``, ``score``, the trainers' ``Args``) builds its rules here: each rule option
+    ``flags`` has as an attribute (``--min-points`` is ``flags.min_points``) and does not
+    leave at None, over the rulebook's defaults. ``names`` limits the options read, for a
+    command whose attribute of that name means something else (``mjenv tune``'s ``rounds``
+    are successive-halving rounds). A bad value raises RuleConfig's ``ValueError``."""
+    given = {name: getattr(flags, name) for name in names
+             if getattr(flags, name, None) is not None}
+    return rule_config(None, **given)

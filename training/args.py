@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from mjenv.rules import RuleConfig
+from mjenv.rules import RuleConfig, rules_from_flags
 
 
 def arg(default: Any, help: str, *, low: float | None = None, high: float | None = None,
@@ -90,7 +90,7 @@ class TrainerArgs(Arguments):
     seed: int = arg(1, "seed of the games, the network initialisation and the minibatch order")
     threads: int = arg(1, "torch threads (0: one per core; 1 is fastest on a shared machine)",
                        low=0)
-    min_points: int = arg(6, "RuleConfig.min_points of the games trained on")
+    min_points: int = arg(RuleConfig.min_points, "RuleConfig.min_points of the games trained on")
     channels: int = arg(64, "network width (conv channels)", low=1)
     blocks: int = arg(4, "residual blocks", low=1)
     reward_scale: float = arg(0.025, "reward = the seat's deal score delta times this (1/40)",
@@ -105,7 +105,7 @@ class TrainerArgs(Arguments):
             raise ValueError(f"--min-points: {exc}") from None
 
     def rules(self) -> RuleConfig:
-        return RuleConfig(min_points=self.min_points)
+        return rules_from_flags(self)
 
 
 @dataclass

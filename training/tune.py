@@ -43,7 +43,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from agents.heuristic.params import HeuristicParams, load_params, save_params
-from mjenv.rules import RuleConfig
+from mjenv.rules import RuleConfig, rules_from_flags
 from training.args import Arguments, arg
 
 
@@ -172,12 +172,13 @@ class TuneConfig(Arguments):
     calibrate_hands: int = arg(3000, "self-play hands the probability models are fitted on",
                                low=100)
     confirm_deals: int = arg(1000, "fresh deals of the final confirmation", low=1)
-    min_points: int = arg(6, "RuleConfig.min_points of the games tuned on", low=0)
+    min_points: int = arg(RuleConfig.min_points, "RuleConfig.min_points of the games tuned on",
+                          low=0)
     resume: bool = arg(False, "continue the run in --out from its state.json")
 
     @property
     def rules(self) -> RuleConfig:
-        return RuleConfig(min_points=self.min_points)
+        return rules_from_flags(self, ("min_points",))     # its rounds are the tuner's
 
     @property
     def folder(self) -> Path:

@@ -16,7 +16,7 @@ import json
 import sys
 
 from mjenv.cli.eval import add_program_arguments, check_program_arguments
-from mjenv.cli.options import check_bounds
+from mjenv.cli.options import add_rule_flags, check_bounds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,8 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="continue the league in --league FILE: play only what is missing "
                              "(new agents: only their tables)")
-    parser.add_argument("--min-points", type=int, default=None,
-                        help="RuleConfig.min_points (default: the rulebook's 6)")
+    add_rule_flags(parser, ("min_points",))
     parser.add_argument("--workers", type=int, default=1,
                         help="processes (results are identical for any count; default 1)")
     parser.add_argument("--json", action="store_true",
@@ -91,13 +90,13 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def _league(args: argparse.Namespace) -> int:
-    from mjenv.rules import RuleConfig
+    from mjenv.rules import rules_from_flags
     from training.arena import check_agents, open_league, run_league, summary
     from training.duplicate import check_output_dir
     from training.leaderboard import (format_leaderboard, html_leaderboard, leaderboard,
                                       markdown_leaderboard)
 
-    rules = RuleConfig(**({} if args.min_points is None else {"min_points": args.min_points}))
+    rules = rules_from_flags(args)
     league, path, size = open_league(args.league, args.resume,
                                      0 if args.seed is None else args.seed,
                                      100 if args.deals is None else args.deals, rules)

@@ -14,6 +14,8 @@ import json
 import os
 import sys
 
+from mjenv.cli.options import add_rule_flags
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--agent", default="heuristic",
@@ -33,10 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "against the same deal with a --vs agent in that seat (gain)")
     parser.add_argument("--workers", type=int, default=1,
                         help="processes (results are identical for any count; default 1)")
-    parser.add_argument("--min-points", type=int, default=None,
-                        help="RuleConfig.min_points (default: the rulebook's 6)")
-    parser.add_argument("--rounds", type=int, default=None,
-                        help="RuleConfig.rounds for --match (default: the rulebook's 2)")
+    add_rule_flags(parser)                 # --rounds matters with --match
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--save", metavar="PATH", default=None,
                         help="also write the JSON report to PATH, rewritten every 50 deals "
@@ -69,12 +68,9 @@ def check_program_arguments(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from mjenv.cli.options import check_bounds
-    from mjenv.rules import RuleConfig
+    from mjenv.rules import rules_from_flags
     from training.duplicate import check_output_file
     from training.evaluate import Interrupted, evaluate, format_table
-
-    options = {k: v for k, v in (("min_points", args.min_points), ("rounds", args.rounds))
-               if v is not None}
 
     def save(report: dict) -> None:
         tmp = f"{args.save}.tmp"
@@ -85,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     status = 0
     try:
         check_bounds(args, deals={"low": 1}, seed={"low": 0}, workers={"low": 1})
-        rules = RuleConfig(**options)
+        rules = rules_from_flags(args)
         check_program_arguments(args)
         check_output_file(args.save, "--save")
         report = evaluate(args.agent, args.vs, args.deals, args.seed, rules, match=args.match,

@@ -1,5 +1,6 @@
 """Flags that several commands share, each written once: ``--log DIR`` (game logs through
-``mjenv.game.LogFolder``) and ``--ascii`` (tile style); and the check of numeric options, so
+``mjenv.game.LogFolder``), ``--ascii`` (tile style) and the rule options (``--min-points``,
+``--rounds``: ``add_rule_flags``, read back by ``mjenv.rules.rules_from_flags``); and the check of numeric options, so
 that every command words a value out of bounds the same way (``check_bounds``)."""
 
 from __future__ import annotations
@@ -32,6 +33,23 @@ def add_ascii_flag(parser: argparse.ArgumentParser) -> None:
 
 def tile_style(args: argparse.Namespace) -> str:
     return "ascii" if args.ascii else "unicode"
+
+
+def add_rule_flags(parser: argparse.ArgumentParser,
+                   names: tuple[str, ...] = ("min_points", "rounds")) -> None:
+    """A flag per rule option in ``names``, None when not given, so that
+    ``mjenv.rules.rules_from_flags`` keeps the rulebook's default; the help names that default
+    as ``RuleConfig`` writes it."""
+    from mjenv.rules import RuleConfig
+
+    default = RuleConfig()
+    helps = {"min_points": ("P", "RuleConfig.min_points, the smallest P for a legal win"),
+             "rounds": ("N", "RuleConfig.rounds, the wind rounds of a match")}
+    for name in names:
+        metavar, text = helps[name]
+        parser.add_argument("--" + name.replace("_", "-"), type=int, default=None,
+                            metavar=metavar,
+                            help=f"{text} (default: the rulebook's {getattr(default, name)})")
 
 
 def check_bounds(args: argparse.Namespace, **bounds: dict) -> None:

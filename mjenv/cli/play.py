@@ -19,8 +19,8 @@ import argparse
 import sys
 from typing import TextIO
 
-from mjenv.cli.options import (add_ascii_flag, add_log_flag, check_bounds, log_folder,
-                               tile_style)
+from mjenv.cli.options import (add_ascii_flag, add_log_flag, add_rule_flags, check_bounds,
+                               log_folder, tile_style)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,10 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "replayed)")
     parser.add_argument("--hands", type=int, default=None,
                         help="stop after this many hands (default: the whole match)")
-    parser.add_argument("--min-points", type=int, default=None,
-                        help="RuleConfig.min_points (default: the rulebook's 6)")
-    parser.add_argument("--rounds", type=int, default=None,
-                        help="RuleConfig.rounds (default: the rulebook's 2)")
+    add_rule_flags(parser)
     add_ascii_flag(parser)
     add_log_flag(parser, "play-SEED.jsonl, the match, rewritten after every hand")
 
@@ -166,12 +163,10 @@ def _tell_log(out: TextIO, path, hands: int) -> None:
 
 
 def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None = None) -> int:
-    from mjenv.rules import RuleConfig
-    options = {k: v for k, v in (("min_points", args.min_points), ("rounds", args.rounds))
-               if v is not None}
+    from mjenv.rules import rules_from_flags
     try:
         check_bounds(args, hands={"low": 1}, seed={"low": 0})
-        rules = RuleConfig(**options)
+        rules = rules_from_flags(args)
         logs = log_folder(args)
         play_session(seat=args.seat, vs=args.vs, seed=args.seed, hands=args.hands, rules=rules,
                      style=tile_style(args), inp=inp or sys.stdin, out=out or sys.stdout,

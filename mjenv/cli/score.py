@@ -18,6 +18,8 @@ import argparse
 import json
 import sys
 
+from mjenv.cli.options import add_rule_flags
+
 FLAGS = ("lingshang", "haidi", "hedi", "qianggang", "juezhang", "tianhu", "dihu", "renhu")
 WIND_LETTERS = "ESWN"
 
@@ -35,8 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "kakan:5555m,ankan:9999p")
     for flag in FLAGS:
         parser.add_argument(f"--{flag}", action="store_true", help=f"situation flag {flag}")
-    parser.add_argument("--min-points", type=int, default=None, metavar="P",
-                        help="smallest P for a legal win (default: RuleConfig's, 6)")
+    add_rule_flags(parser, ("min_points",))
     parser.add_argument("--dealer", type=int, default=None, metavar="SEAT",
                         help="the dealer's seat 0–3: also print every seat's payments")
     parser.add_argument("--repeat", type=int, default=None, metavar="N",
@@ -45,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from mjenv.rules import RuleConfig
+    from mjenv.rules import rules_from_flags
     from mjenv.scoring import NotWinningHand, WinContext, score
     from mjenv.cli.options import check_bounds
     from mjenv.tiles import parse_meld, parse_tile, parse_tiles, parse_wind, tiles_to_str
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         seat = _named("--seat", args.seat, parse_wind)
         rnd = _named("--round", args.round, parse_wind)
         check_bounds(args, dealer={"low": 0, "high": 3}, repeat={"low": 0})
-        min_points = RuleConfig().min_points if args.min_points is None else args.min_points
+        min_points = rules_from_flags(args).min_points
         if args.repeat is not None and args.dealer is None:
             raise ValueError("--repeat needs --dealer (the bonus is paid by or to the dealer)")
         ctx = WinContext(tsumo=args.tsumo, seat_wind=seat, round_wind=rnd,
