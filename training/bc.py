@@ -397,7 +397,7 @@ def run_bc(args: BCArgs, given: set[str] | None = None) -> Path:
     init = None
     if args.init_from:
         init = load_init_checkpoint(args.init_from, rules)
-        args = adopt_network(args, given, init["net_config"], f"--init-from {args.init_from}",
+        args = adopt_network(args, given, init.config, f"--init-from {args.init_from}",
                              "leave the flag out to take the checkpoint's")
     device = pick_device(args.device)
     out = prepare_run_dir(args.out, prefix="bc", run_files=("bc.pt", "bc_games.jsonl"),
@@ -405,7 +405,7 @@ def run_bc(args: BCArgs, given: set[str] | None = None) -> Path:
     torch.set_num_threads(args.threads if args.threads > 0 else max(1, os.cpu_count() or 1))
     torch.manual_seed(args.seed)
     if init is not None:
-        net = build_net(NetConfig(**init["net_config"]), init["model"])
+        net = init.build()
     else:
         net = build_net(NetConfig(NUM_PLANES, args.channels, args.blocks, features=args.features))
     path = out / "bc.pt"

@@ -2,6 +2,7 @@
 progress that reads well in a log, and ``--init-from`` taking specs."""
 
 import csv
+import dataclasses
 import hashlib
 import io
 import json
@@ -274,8 +275,8 @@ def test_init_from_a_spec_takes_the_network_from_the_checkpoint(tmp_path, capsys
     assert (args["channels"], args["blocks"], args["features"]) == \
         (config["channels"], config["blocks"], config["features"])
     run = load_training_checkpoint(out / "latest.pt")
-    assert run["net_config"] == {"oracle": 0, **config}   # written before NetConfig.oracle
-    start = run["pool"]["weights"][0]       # the weights the run started from (in float16)
+    assert dataclasses.asdict(run.policy.config) == {"oracle": 0, **config}   # (older files: none)
+    _, start = run.pool.snapshots[0]        # the weights the run started from (in float16)
     assert all(torch.equal(start[k], v.to(start[k].dtype)) for k, v in shipped["model"].items())
     capsys.readouterr()
     assert main(["train", "ppo", "--init-from", "ppo:pretrained", "--channels", "32",
