@@ -14,10 +14,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from mjenv.cli.options import (add_ascii_flag, add_log_flag, check_bounds, log_folder,
                                tile_style)
+
+if TYPE_CHECKING:
+    from mjenv.rules import RuleConfig
 
 SEATS = ("heuristic", "heuristic:nodefence", "heuristic:efficiency", "random")
 
@@ -34,20 +37,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_log_flag(parser, "demo-SEED.jsonl, the match")
 
 
-def play_match(seed: int, rounds: int, style: str, every_event: bool,
+def play_match(seed: int, rules: RuleConfig, style: str, every_event: bool,
                out: TextIO, logs=None) -> tuple[int, ...]:
-    """Play and draw one match of the four ``SEATS`` agents; returns the final scores.
+    """Play and draw one match of the four ``SEATS`` agents under ``rules``; returns the final
+    scores.
     ``logs``: a ``mjenv.game.LogFolder`` that keeps the match's log (``demo-SEED``), written
     after every hand."""
     from agents import make_agent
     from mjenv.env.play import play
     from mjenv.env.render import render_table
     from mjenv.game import Match
-    from mjenv.rules import RuleConfig
 
     agents = [make_agent(spec, seed=seed * 4 + s) for s, spec in enumerate(SEATS)]
     out.write("Seats: " + ", ".join(f"{s} {spec}" for s, spec in enumerate(SEATS)) + "\n")
-    match = Match(RuleConfig(rounds=rounds), seed=seed)
+    match = Match(rules, seed=seed)
     number = 1
     while True:
         hand = match.hand
@@ -73,13 +76,15 @@ def play_match(seed: int, rounds: int, style: str, every_event: bool,
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from mjenv.rules import rules_from_flags
     from training.evaluate import evaluate, format_table
     out = out or sys.stdout
     try:
         check_bounds(args, deals={"low": 1}, seed={"low": 0})
         logs = log_folder(args)
         start = time.monotonic()
-        play_match(args.seed, args.rounds, tile_style(args), args.every_event, out, logs)
+        play_match(args.seed, rules_from_flags(args), tile_style(args), args.every_event, out,
+                   logs)
         out.write("\nDuplicate evaluation (each deal replayed with the candidate in every "
                   "seat):\n")
         out.flush()
