@@ -27,7 +27,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
@@ -42,11 +42,13 @@ HEADLINE = ("ready_auc", "tile_auc_hand", "tile_auc_unseen", "points_mae")
 @dataclass
 class Labels:
     """The truth about each opponent of each view (``Packed`` order): ``ready``, its winning
-    kinds (packed bits, ``wins``) and the mean points of its win (0 when not ready)."""
+    kinds (packed bits, ``wins``), the mean points of its win (0 when not ready) and its
+    concealed tiles (counts per kind, ``nibbles``)."""
 
     ready: np.ndarray     # bool (N, 3)
     wins: np.ndarray      # uint8 (N, 3, 5)
     points: np.ndarray    # float32 (N, 3)
+    held: np.ndarray      # uint8 (N, 3, 17)
 
     def kinds(self, rows: np.ndarray | slice = slice(None)) -> np.ndarray:
         """bool (N, 3, 34): the winning kinds (of ``rows``)."""
@@ -121,6 +123,15 @@ class _Task:
     share: float
 
 
+class Row(NamedTuple):
+    """A recorded decision: the view, and for each of the viewer's opponents (``opponents``
+    order) its winning tiles with their points and its concealed tiles, at that moment."""
+
+    view: Any
+    wins: list[dict[int, int]]
+    concealed: list[tuple[int, ...]]
+
+
 class _Recorder:
     """An agent that first records the view it is asked about (turn and claim decisions; each
     with the probability ``share``, drawn from ``rng``) with the truth about the viewer's
@@ -137,7 +148,9 @@ class _Recorder:
         if view.phase in ("turn", "claim") and (self.share >= 1 or
                                                  self.rng.random() < self.share):
             from agents.search.reading import opponents
-            self.out.append((view, [self._truth(o) for o in opponents(view.seat)]))
+            seats = opponents(view.seat)
+            self.out.append(Row(view, [self._truth(o) for o in seats],
+                                [self.hand.concealed(o) for o in seats]))
         return self.agent.act(observation, mask, view)
 
     def _truth(self, seat: int) -> dict[int, int]:
@@ -150,14 +163,12 @@ class _Recorder:
 
 
 def record(hand: Any, agents: Sequence[Any], share: float = 1.0, seed: int | Sequence[int] = 0
-           ) -> list[tuple[Any, list[dict[int, int]]]]:
+           ) -> list[Row]:
     """Play ``hand`` to its end with ``agents[seat]`` deciding for each seat; its turn and
-    claim views (each with the probability ``share``, drawn from ``seed``), with the winning
-    tiles and points of each of the viewer's opponents (``opponents`` order) at that
-    moment."""
+    claim views (each with the probability ``share``, drawn from ``seed``) as ``Row``s."""
     from mjenv.env.play import play
 
-    rows: list[tuple[Any, list[dict[int, int]]]] = []
+    rows: list[Row] = []
     truth: dict = {}
     rng = np.random.default_rng(seed)
     play(hand, [_Recorder(a, hand, rows, truth, share, rng) for a in agents])
@@ -173,12 +184,12 @@ def _collect(task: _Task) -> ReadingData:
     """The views and labels of the task's deals (the deal index fixes seed, dealer and round
     wind; the agents are reseeded per deal like ``training.duplicate``'s)."""
     from agents import make_agent
-    from agents.search.reading import pack
+    from agents.search.reading import nibbles, pack
     from mjenv.game import Hand
     from training.duplicate import deal_seed, reseed
 
     agents = [make_agent(task.agent) for _ in range(4)]
-    rows: list[tuple[Any, list[dict[int, int]]]] = []
+    rows: list[Row] = []
     deals: list[int] = []
     for index in range(task.first, task.first + task.count):
         reseed(agents, task.seed, index)
@@ -187,15 +198,17 @@ def _collect(task: _Task) -> ReadingData:
         played = record(hand, agents, task.share, [task.seed, index, 0x5EE])
         rows += played
         deals += [index] * len(played)
-    views = [v for v, _ in rows]
+    views = [row.view for row in rows]
     kinds = np.zeros((len(rows), 3, 34), bool)
     points = np.zeros((len(rows), 3), np.float32)
-    for i, (_, truths) in enumerate(rows):
-        for j, wins in enumerate(truths):
+    held = np.zeros((len(rows), 3, 34), np.uint8)
+    for i, row in enumerate(rows):
+        for j, (wins, concealed) in enumerate(zip(row.wins, row.concealed)):
+            np.add.at(held[i, j], list(concealed), 1)
             if wins:
                 kinds[i, j, list(wins)] = True
                 points[i, j] = np.mean(list(wins.values()))
-    labels = Labels(kinds.any(-1), np.packbits(kinds, axis=-1), points)
+    labels = Labels(kinds.any(-1), np.packbits(kinds, axis=-1), points, nibbles(held))
     return ReadingData(pack(views), labels, np.array(deals, np.int32),
                        baseline_of(views) if task.baseline else None)
 
@@ -251,16 +264,19 @@ def collect(agent: str, hands: int, seed: int, rules: RuleConfig, holdout: float
 POINTS_WEIGHT = 0.5              # the points head's squared error (in POINTS_SCALE units)
 
 
-def _batch_loss(net: Any, data: ReadingData, rows: np.ndarray) -> Any:
+def _batch_loss(net: Any, data: ReadingData, rows: np.ndarray, held_weight: float) -> Any:
     import torch
     import torch.nn.functional as F
-    from agents.search.reading import POINTS_SCALE, inputs
+    from agents.search.reading import POINTS_SCALE, inputs, unnibble
 
     tiled, scalars = inputs(data.views.take(rows), net.shape.features)
-    ready, tiles, points = net(torch.from_numpy(tiled), torch.from_numpy(scalars))
+    ready, tiles, points, held = net(torch.from_numpy(tiled), torch.from_numpy(scalars))
     lab = data.labels
     is_ready = torch.from_numpy(lab.ready[rows].reshape(-1))
     loss = F.binary_cross_entropy_with_logits(ready, is_ready.float())
+    if held_weight:
+        counts = torch.from_numpy(unnibble(lab.held[rows]).reshape(-1, 34).astype(np.int64))
+        loss = loss + held_weight * F.cross_entropy(held, counts)
     if bool(is_ready.any()):
         wins = torch.from_numpy(lab.kinds(rows).reshape(-1, 34)[is_ready.numpy()]).float()
         target = torch.from_numpy(lab.points[rows].reshape(-1)[is_ready.numpy()]) / POINTS_SCALE
@@ -270,9 +286,10 @@ def _batch_loss(net: Any, data: ReadingData, rows: np.ndarray) -> Any:
 
 
 def train(net: Any, data: ReadingData, *, epochs: int, lr: float, batch_size: int, seed: int,
-          test: ReadingData | None = None, log=print) -> list[dict]:
-    """Fit ``net`` (Adam, learning rate decaying linearly to 0); per epoch its mean training
-    loss, and the held-out ready and tile AUC where ``test`` is given."""
+          held_weight: float = 0.0, test: ReadingData | None = None, log=print) -> list[dict]:
+    """Fit ``net`` (Adam, learning rate decaying linearly to 0; the count of each kind in the
+    opponent's hand weighs ``held_weight`` in the loss); per epoch its mean training loss,
+    and the held-out ready and tile AUC where ``test`` is given."""
     import torch
 
     rng = np.random.default_rng([seed, 0x4EAD])
@@ -285,7 +302,7 @@ def train(net: Any, data: ReadingData, *, epochs: int, lr: float, batch_size: in
         losses = []
         order = rng.permutation(len(data))
         for a in range(0, len(order), batch_size):
-            loss = _batch_loss(net, data, np.sort(order[a:a + batch_size]))
+            loss = _batch_loss(net, data, np.sort(order[a:a + batch_size]), held_weight)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -445,6 +462,9 @@ class ReadingArgs(Arguments):
     channels: int = arg(64, "network width (conv channels)", low=1)
     blocks: int = arg(3, "residual blocks", low=0)
     kernel: int = arg(3, "convolution width over the kinds (odd)", low=1)
+    held_weight: float = arg(0.5, "weight in the loss of the count of each kind in the "
+                                  "opponent's concealed hand (a training target only; 0: off)",
+                             low=0)
     features: str = arg("full", "the network's input: 'full' (every observation plane, turned "
                                 "to face the opponent) or 'focused' (the planes about it, with "
                                 "its discards from the hand; agents/search/reading.py)")
@@ -536,7 +556,8 @@ def run_reading(args: ReadingArgs, given: set[str] | None = None) -> Path:
     net = ReadingNet(NetShape(args.channels, args.blocks, args.kernel, args.features))
     start = time.perf_counter()
     history = train(net, train_data, epochs=args.epochs, lr=args.lr,
-                    batch_size=args.batch_size, seed=args.seed, test=test, log=_log)
+                    batch_size=args.batch_size, seed=args.seed, held_weight=args.held_weight,
+                    test=test, log=_log)
     timing["train_s"] = round(time.perf_counter() - start, 1)
     model = ReadingModel(net, rules)
     metrics = {"command": command_line(args, given), "data": header, "args": asdict(args),

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 import torch
@@ -130,9 +130,7 @@ class Packed:
         n = len(self)
         out = np.zeros((n, TILED, NUM_KINDS), np.float32)
         out[:, BINARY] = np.unpackbits(self.bits, axis=1, count=_BITS).reshape(n, -1, NUM_KINDS)
-        c = out[:, COUNTS]
-        c[:, :, 0::2], c[:, :, 1::2] = self.counts & 15, self.counts >> 4
-        out[:, COUNTS] = c
+        out[:, COUNTS] = unnibble(self.counts)
         return out
 
     def binary_plane(self, plane: int) -> np.ndarray:
@@ -145,6 +143,19 @@ class Packed:
     def passed_kinds(self) -> np.ndarray:
         """bool (N, 3, 34): the kinds that passed each opponent's unchanged hand."""
         return np.unpackbits(self.passed, axis=-1, count=NUM_KINDS).astype(bool)
+
+
+def nibbles(counts: np.ndarray) -> np.ndarray:
+    """Counts 0–15 over the 34 kinds (last axis), two kinds to a byte (``unnibble``)."""
+    c = counts.astype(np.uint8)
+    return c[..., 0::2] | (c[..., 1::2] << 4)
+
+
+def unnibble(packed: np.ndarray) -> np.ndarray:
+    """The counts ``nibbles`` packed, as uint8 over the 34 kinds."""
+    out = np.empty(packed.shape[:-1] + (NUM_KINDS,), np.uint8)
+    out[..., 0::2], out[..., 1::2] = packed & 15, packed >> 4
+    return out
 
 
 def opponents(seat: int) -> tuple[int, int, int]:
@@ -164,9 +175,8 @@ def pack(views: Sequence[PlayerView]) -> Packed:
         for j, (o, kinds) in enumerate(zip(seats, passed_by(view, seats))):
             opp[i, j] = opponent_features(view, o)
             passed[i, j, list(kinds)] = True
-    counts = full[:, COUNTS].astype(np.uint8)
     return Packed(bits=np.packbits(full[:, BINARY].astype(bool).reshape(n, -1), axis=1),
-                  counts=counts[:, :, 0::2] | (counts[:, :, 1::2] << 4),
+                  counts=nibbles(full[:, COUNTS]),
                   consts=full[:, TILED:, 0].copy(), opp=opp,
                   passed=np.packbits(passed, axis=-1))
 
@@ -257,8 +267,20 @@ class _Block(nn.Module):
         return torch.relu(x + self.b(torch.relu(self.a(x))))
 
 
+class Heads(NamedTuple):
+    """What ``ReadingNet`` gives per opponent: logits of P(ready) (B,) and of P(t | ready) (B,
+    34), points / POINTS_SCALE (B,), and logits (B, 5, 34) of how many of each kind its
+    concealed hand holds — a target for training only: the hand says far more per sample
+    than the few tiles it waits on, and knowing it is most of knowing the waits."""
+
+    ready: torch.Tensor
+    tiles: torch.Tensor
+    points: torch.Tensor
+    held: torch.Tensor
+
+
 class ReadingNet(nn.Module):
-    """(tiled, scalars) → (ready logit (B,), tile logits (B, 34), points / POINTS_SCALE (B,))."""
+    """(tiled, scalars) → ``Heads``."""
 
     def __init__(self, shape: NetShape = NetShape()) -> None:
         super().__init__()
@@ -272,17 +294,16 @@ class ReadingNet(nn.Module):
         self.blocks = nn.Sequential(*(_Block(ch, shape.kernel) for _ in range(shape.blocks)))
         self.summary = nn.Sequential(nn.Linear(2 * ch, ch), nn.ReLU())
         self.context = nn.Linear(ch, ch)
-        self.tile = nn.Conv1d(ch, 1, 1)
+        self.tile = nn.Conv1d(ch, 1 + 5, 1)      # the tile's logit, its count's 5 logits
         self.heads = nn.Linear(ch, 2)             # ready logit, points
 
-    def forward(self, tiled: torch.Tensor, scalars: torch.Tensor
-                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def forward(self, tiled: torch.Tensor, scalars: torch.Tensor) -> Heads:
         x = self.stem(tiled) + self.scalar(scalars)[:, :, None] + self.position
         x = self.blocks(torch.relu(x))
         s = self.summary(torch.cat([x.mean(2), x.amax(2)], dim=1))
-        tiles = self.tile(torch.relu(x + self.context(s)[:, :, None]))[:, 0]
+        per_kind = self.tile(torch.relu(x + self.context(s)[:, :, None]))
         ready, points = self.heads(s).unbind(1)
-        return ready, tiles, points
+        return Heads(ready, per_kind[:, 0], points, per_kind[:, 1:])
 
 
 # --- the model a search reads ----------------------------------------------------------------
@@ -372,7 +393,7 @@ def predict(net: ReadingNet, p: Packed, batch: int = 2048
     with torch.inference_mode():
         for a in range(0, len(p), batch):
             tiled, scalars = inputs(p.take(slice(a, a + batch)), net.shape.features)
-            r, t, v = net(torch.from_numpy(tiled), torch.from_numpy(scalars))
+            r, t, v, _ = net(torch.from_numpy(tiled), torch.from_numpy(scalars))
             parts.append((torch.sigmoid(r).double().numpy(), torch.sigmoid(t).double().numpy(),
                           v.double().numpy() * POINTS_SCALE))
     n = len(p)

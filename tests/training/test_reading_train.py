@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.search.reading import ReadingModel, opponents
+from agents.search.reading import ReadingModel, opponents, unnibble
 from mjenv.cli import main
 from mjenv.game import Action, Hand
 from mjenv.tiles import parse_tiles
@@ -59,10 +59,12 @@ def test_a_wait_below_min_points_is_no_winning_tile():
     rows = record(hand, [Script([]), Watch(["pass", "ron"]), Script([]), Script([])])
     one_s, four_s = parse_tiles("1s4s")
     assert offered == [(four_s, False), (one_s, True)]
-    for view, truths in rows:
+    for view, truths, concealed in rows:
         if view.seat != 1:
             truth = truths[opponents(view.seat).index(1)]
             assert truth == {one_s: truth[one_s]} and truth[one_s] >= hand.rules.min_points
+            assert list(concealed[opponents(view.seat).index(1)]) == parse_tiles(
+                "123m456m789p23s55z")
     assert hand.result.winners == (1,)
 
 
@@ -75,7 +77,7 @@ def test_labels_are_the_rons_the_engine_offers():
         agents = [make_agent("heuristic", seed=deal * 4 + s) for s in range(4)]
         rows = record(Hand(seed=100 + deal, dealer=deal % 4), agents)
         windows = defaultdict(dict)          # window → seat → (its view, its truths)
-        for view, truths in rows:
+        for view, truths, _ in rows:
             if view.phase == "claim":
                 key = (view.target_from, view.target_tile, sum(map(len, view.ponds)))
                 windows[key][view.seat] = (view, truths)
@@ -114,6 +116,8 @@ def test_a_tiny_run_writes_a_loadable_model_metrics_and_a_plot(tiny_run):
                                      "points_mae", "calibration"}
     assert model.meta["metrics"]["ready_auc"] == metrics["model"]["ready_auc"]
     assert (tiny_run / "calibration.png").read_bytes()[:4] == b"\x89PNG"
+    with np.load(tiny_run / "data.npz") as data:       # opponents hold 13, 10, 7 … tiles
+        assert set(unnibble(data["train_label_held"]).sum(-1).ravel() % 3) == {1}
 
 
 def test_a_run_is_never_overwritten_and_its_data_trains_again(tiny_run, tmp_path, capsys):
