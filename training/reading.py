@@ -35,7 +35,8 @@ from mjenv.rules import RuleConfig
 from training.args import Arguments, arg, explicit_fields, flag
 
 RUN_FILES = ("reading.pt", "metrics.json", "calibration.png", "data.npz")
-BINS = 10                         # reliability diagram bins
+BINS = 20                         # reliability diagram bins (equal width) …
+LEAST = 100                       # … drawn where they hold this many samples
 HEADLINE = ("ready_auc", "tile_auc_hand", "tile_auc_unseen", "points_mae")
 
 
@@ -340,14 +341,20 @@ def auc(score: np.ndarray, label: np.ndarray) -> float:
     return float((ranks[label].sum() - pos * (pos + 1) / 2.0) / (pos * neg))
 
 
-def reliability(prob: np.ndarray, label: np.ndarray, bins: int = BINS) -> list[dict]:
-    """Per bin of equal count (the predictions sorted, cut in ``bins``): its mean prediction,
-    the observed rate and the count. Equal counts, not equal widths: the tile probabilities
-    crowd near 0, and a wide bin near 1 would hold a handful of samples."""
+def reliability(prob: np.ndarray, label: np.ndarray, bins: int = BINS,
+                least: int = LEAST) -> list[dict]:
+    """Per probability bin of equal width holding at least ``least`` samples (a handful in a
+    bin says little, and the tile probabilities rarely run high): its mean prediction, the
+    observed rate and the count."""
     prob, label = np.asarray(prob, float).ravel(), np.asarray(label, float).ravel()
-    order = np.argsort(prob, kind="stable")
-    return [{"predicted": float(prob[part].mean()), "observed": float(label[part].mean()),
-             "count": len(part)} for part in np.array_split(order, bins) if len(part)]
+    which = np.minimum((prob * bins).astype(int), bins - 1)
+    out = []
+    for b in range(bins):
+        sel = which == b
+        if sel.sum() >= least:
+            out.append({"predicted": float(prob[sel].mean()), "observed": float(label[sel].mean()),
+                        "count": int(sel.sum())})
+    return out
 
 
 @dataclass(frozen=True)
@@ -423,8 +430,8 @@ def plot_calibration(metrics: dict[str, Any], path: Path) -> None:
         top = max([1e-3] + [max(b["predicted"], b["observed"]) for who in ("model", "today")
                             if who in metrics for b in metrics[who]["calibration"][key]])
         top = min(1.0, 1.15 * top)
-        ax.set(xlim=(0, top), ylim=(0, top), xlabel="predicted (bins of equal count)",
-               ylabel="observed rate", title=title)
+        ax.set(xlim=(0, top), ylim=(0, top), ylabel="observed rate", title=title,
+               xlabel=f"predicted (bins of {1 / BINS:g} with {LEAST}+ samples)")
         ax.legend(loc="upper left", fontsize=8)
     n = metrics["samples"]
     fig.suptitle(f"Hand reading on {n['deals']:,} held-out deals ({n['opponents']:,} opponents "
