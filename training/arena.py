@@ -300,8 +300,10 @@ def _card_row(name: str, report: dict) -> dict:
 
 
 def check_agents(agents: Sequence[str], timeout: float | None, stderr_dir: str | None) -> None:
-    """``LeagueError`` unless ``agents`` are at least four distinct, buildable specs."""
+    """``LeagueError`` unless ``agents`` are at least four distinct, buildable specs, and
+    ``ValueError`` for a ``cmd:`` program that does not answer (``check_programs``)."""
     from agents import make_agent
+    from agents.external import check_programs
     seen = set()
     for a in agents:
         if a in seen:
@@ -312,12 +314,16 @@ def check_agents(agents: Sequence[str], timeout: float | None, stderr_dir: str |
                           f"{len(agents)}; for one agent against another use mjenv eval")
     for a in agents:
         make_agent(a, timeout=timeout, stderr_dir=stderr_dir)    # ValueError names a bad one
+    check_programs(agents, timeout, stderr_dir)                  # ... or a silent program
 
 
 def check_card(spec: str, timeout: float | None, stderr_dir: str | None) -> None:
-    """``ValueError`` unless ``spec`` and the card's fields can be built here."""
+    """``ValueError`` unless ``spec`` and the card's fields can be built here (and a ``cmd:``
+    program answers)."""
     from agents import make_agent
+    from agents.external import check_programs
     make_agent(spec, timeout=timeout, stderr_dir=stderr_dir)
+    check_programs([spec], timeout, stderr_dir)
     for name in CARD_FIELDS:
         try:
             make_agent(name)

@@ -159,8 +159,10 @@ class Wall:
     def live_left(self) -> int:
         return self._end - self._next
 
-    def draw(self) -> int:
-        """The next live tile. The engine never draws from an empty live wall."""
+    def draw(self, seat: int) -> int:
+        """The next live tile, for ``seat`` (a wall in play deals in wall order, whoever
+        draws; ``mjenv.game.world`` has one that deals each seat its own stream). The engine
+        never draws from an empty live wall."""
         if self._next >= self._end:
             raise RuntimeError("draw from an empty live wall")
         t = self.tiles[self._next]

@@ -12,11 +12,23 @@ The rebuilt state is the engine's own: counts, melds, ponds, the kan-shifted wal
 live draws and the calls so far (for 天胡/地胡/人胡), the waits, and the legal actions and
 wins computed by the engine's own methods — nothing here decides a rule. A world can be
 rebuilt from the view of the seat on turn, or of any seat while a claim or rob window is open.
+
+Seat streams (``world(..., streams=True)``). The live wall of a sampled world is a uniform
+shuffle that nobody has seen, so it may as well be dealt as each seat's own stream of draws:
+the tiles the plain wall would give a seat if nobody called, in that order, whoever calls.
+Each draw is still a uniformly random tile among those not yet drawn — which stream position
+is read next depends only on the play so far, never on the tiles still hidden — so a world
+plays with the very same odds; but two worlds that differ by a chi or a pon now deal every seat
+the same tiles instead of shifting the whole wall by a turn. A search comparing a call with a
+pass on such worlds (common random numbers) sees their difference, not the luck of the shift.
+With no call the streams deal exactly the plain wall's order.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
@@ -73,10 +85,58 @@ def sample_hidden(view: PlayerView, rng: np.random.Generator) -> Hidden:
     return Hidden(tuple(concealed), live, tuple(tiles[at + len(live):]))
 
 
-def world(view: PlayerView, hidden: Hidden) -> Hand:
+class SeatStreams:
+    """A live wall dealt as seat streams (see the module docstring), with the plain wall's
+    dead wall and kan shift: ``live`` in the plain wall's draw order, whose first tile goes to
+    ``first`` (the seat that draws next if nobody calls)."""
+
+    __slots__ = ("_streams", "_dead", "_left")
+
+    def __init__(self, live: Sequence[int], dead: Sequence[int], first: int) -> None:
+        self._streams: list[deque[tuple[int, int]]] = [deque() for _ in range(4)]
+        for j, t in enumerate(live):
+            self._streams[(first + j) % 4].append((j, t))
+        self._dead = deque(dead)
+        self._left = len(live)
+
+    @property
+    def live_left(self) -> int:
+        return self._left
+
+    def draw(self, seat: int) -> int:
+        """The next tile of the seat's stream (once it has run dry, the next tile in the plain
+        wall's order)."""
+        if not self._left:
+            raise RuntimeError("draw from an empty live wall")
+        stream = self._streams[seat] or min((s for s in self._streams if s),
+                                            key=lambda s: s[0][0])
+        self._left -= 1
+        return stream.popleft()[1]
+
+    def draw_replacement(self) -> int:
+        """A kan replacement from the dead wall's front; the live tile last in the plain
+        wall's order joins its back."""
+        if not self._left:
+            raise RuntimeError("kan with an empty live wall")
+        t = self._dead.popleft()
+        last = max((s for s in self._streams if s), key=lambda s: s[-1][0])
+        self._dead.append(last.pop()[1])
+        self._left -= 1
+        return t
+
+    def live_tiles(self) -> tuple[int, ...]:
+        """The tiles not yet drawn, in the plain wall's order."""
+        return tuple(t for _, t in sorted(x for s in self._streams for x in s))
+
+    def dead_tiles(self) -> tuple[int, ...]:
+        return tuple(self._dead)
+
+
+def world(view: PlayerView, hidden: Hidden, *, streams: bool = False) -> Hand:
     """The hand ``view`` is a view of, with ``hidden`` for what it hides (see the module
-    docstring). ``ValueError`` when the view is not one a world is rebuilt from (another
-    seat's turn, a finished hand) or ``hidden`` does not fit it (counts, wall sizes)."""
+    docstring); ``streams``: its live wall dealt as seat streams. ``ValueError`` when the view
+    is not one a world is rebuilt from (another seat's turn, a finished hand) or ``hidden``
+    does not fit it (counts, wall sizes)."""
     _check(view, hidden)
     hand = Hand.__new__(Hand)
     for name, value in _public_state(view).items():
@@ -88,7 +148,10 @@ def world(view: PlayerView, hidden: Hidden) -> Hand:
     hand._counts = counts
     out = [t for c in counts for t in range(34) for _ in range(c[t])]
     out += [t for t in range(34) for _ in range(hand._visible[t])]
-    hand._wall = Wall.resumed(out, hidden.live, hidden.dead)
+    if streams:
+        hand._wall = SeatStreams(hidden.live, hidden.dead, (view.target_from + 1) % 4)
+    else:
+        hand._wall = Wall.resumed(out, hidden.live, hidden.dead)
     hand._furiten = [view.furiten if s == view.seat else bool(hidden.furiten[s])
                      for s in range(4)]
     hand._waits = [frozenset(wait_kinds(*_last_thirteen(hand, view, s))) for s in range(4)]
@@ -198,4 +261,4 @@ def _open_decisions(hand: Hand, view: PlayerView, answers: dict[int, Action]) ->
                          f"those of the hand it shows")
 
 
-__all__ = ["Hidden", "concealed_sizes", "hidden_of", "sample_hidden", "world"]
+__all__ = ["Hidden", "SeatStreams", "concealed_sizes", "hidden_of", "sample_hidden", "world"]

@@ -13,6 +13,7 @@ from mjenv.env.play import decide
 from mjenv.game import Hand
 from mjenv.game.world import Hidden, hidden_of, sample_hidden, world
 from mjenv.rules import RuleConfig
+from mjenv.tiles import parse_tile
 from tests.scale import n
 
 # state a world may hold differently without playing differently: how the wall lays out the
@@ -42,6 +43,21 @@ def _play_out(hand: Hand, seed: int) -> None:
         hand.step(seat, decide(agents[seat], hand.view(seat)).action)
 
 
+def _continues_alike(hand: Hand, seat: int, seed: int) -> Hand:
+    """The world of ``hand``'s true hidden part for ``seat``: the same state as a copy of the
+    real hand, and played on by identically seeded players, the same moves and end."""
+    real = copy.deepcopy(hand)
+    w = world(hand.view(seat), hidden_of(hand, seat))
+    _same_state(real, w, seat)
+    assert w.view(seat) == real.view(seat)
+    start = len(real.log)
+    _play_out(real, seed)
+    _play_out(w, seed)
+    assert w.log[1:] == real.log[start:]
+    assert w.result == real.result
+    return w
+
+
 def _same_state(real: Hand, w: Hand, seat: int) -> None:
     for name, value in vars(real).items():
         if name not in _APART:
@@ -61,15 +77,7 @@ def _same_state(real: Hand, w: Hand, seat: int) -> None:
 def test_a_world_of_the_true_hidden_part_is_the_real_hand_and_plays_on_alike(seed):
     forks = 0
     for hand, seat in _forks(seed, every=7):
-        real = copy.deepcopy(hand)
-        w = world(hand.view(seat), hidden_of(hand, seat))
-        _same_state(real, w, seat)
-        assert w.view(seat) == real.view(seat)
-        start = len(real.log)
-        _play_out(real, 1000 + forks)
-        _play_out(w, 1000 + forks)
-        assert w.log[1:] == real.log[start:]
-        assert w.result == real.result
+        _continues_alike(hand, seat, 1000 + forks)
         forks += 1
     assert forks >= 5
 
@@ -83,13 +91,7 @@ def test_claim_and_rob_windows_with_answers_already_given_are_rebuilt():
             if hand.phase == "turn" or not hand._answers:
                 continue
             seen[hand.phase] += 1
-            real = copy.deepcopy(hand)
-            w = world(hand.view(seat), hidden_of(hand, seat))
-            _same_state(real, w, seat)
-            start = len(real.log)
-            _play_out(real, 7)
-            _play_out(w, 7)
-            assert w.log[1:] == real.log[start:]
+            _continues_alike(hand, seat, 7)
         if seen["claim"] >= 20:
             break
     assert seen["claim"] >= 20
@@ -141,13 +143,93 @@ def test_worlds_after_kans_keep_the_replacement_draw_and_the_live_draws():
                 continue
             kinds |= melds & {"minkan", "kakan", "ankan"}
             after += hand.view(seat).kan_draw
-            real = copy.deepcopy(hand)
-            w = world(hand.view(seat), hidden_of(hand, seat))
-            _same_state(real, w, seat)
-            start = len(real.log)
-            _play_out(real, 3)
-            _play_out(w, 3)
-            assert w.log[1:] == real.log[start:]
+            _continues_alike(hand, seat, 3)
         if after >= 10 and len(kinds) == 3:
             break
     assert after >= 10 and kinds == {"minkan", "kakan", "ankan"}
+
+
+class _NoCalls:
+    """The heuristic, passing every chi, pon and open kan (it still wins when it can)."""
+
+    def __init__(self, seed: int) -> None:
+        self.agent = make_agent("heuristic", seed=seed)
+
+    def choose(self, view, legal):
+        if view.phase != "turn" and not any(a.kind == "ron" for a in legal):
+            return next(a for a in legal if a.kind == "pass")
+        return self.agent.choose(view, legal)
+
+
+class _Tsumogiri:
+    """Throws the tile it drew (else its first discard) and passes every window: quick."""
+
+    def choose(self, view, legal):
+        if view.phase != "turn":
+            return next(a for a in legal if a.kind == "pass")
+        drawn = [a for a in legal if a.kind == "discard" and a.tile == view.target_tile]
+        return (drawn or [a for a in legal if a.kind == "discard"])[0]
+
+
+def _play_with(hand: Hand, players, steps: int = 10 ** 6) -> None:
+    while not hand.over and steps:
+        steps -= 1
+        seat = hand.to_act[0]
+        view = hand.view(seat)
+        hand.step(seat, players[seat].choose(view, view.legal))
+
+
+@pytest.mark.parametrize("seed", range(n(4, 12)))
+def test_seat_streams_deal_the_plain_walls_order_when_nobody_calls(seed):
+    rng = np.random.default_rng(seed)
+    for hand, seat in _forks(seed, every=9):
+        view = hand.view(seat)
+        if view.phase == "rob":
+            continue
+        hidden = sample_hidden(view, rng)
+        plain, streamed = world(view, hidden), world(view, hidden, streams=True)
+        assert streamed.view(seat) == view and streamed.live_tiles() == hidden.live
+        # a call in the open window is refused to keep the play call-free
+        if view.phase == "claim":
+            first = next(a for a in view.legal if a.kind in ("pass", "ron"))
+            plain.step(seat, first)
+            streamed.step(seat, first)
+        _play_with(plain, [_NoCalls(s) for s in range(4)])
+        _play_with(streamed, [_NoCalls(s) for s in range(4)])
+        assert streamed.log == plain.log
+        streamed.check_invariants()
+
+
+def test_seat_streams_keep_each_seats_draws_across_a_call_and_draw_uniformly():
+    """With or without a chi, every seat draws the head of its own stream (what the plain
+    wall would give it if nobody called: kan shifts take only the streams' tails), and the
+    first draw after the chi is a uniform tile among the unseen ones."""
+    view = None
+    for hand, seat in _forks(3, every=1):
+        if hand.phase == "claim" and any(a.kind == "chi" for a in hand.legal_actions(seat)):
+            view = hand.view(seat)
+            break
+    assert view is not None
+    first_drawer = (view.target_from + 1) % 4
+    rng = np.random.default_rng(0)
+    firsts = np.zeros(34)
+    for _ in range(n(1000, 4000)):
+        hidden = sample_hidden(view, rng)
+        streams = [[t for j, t in enumerate(hidden.live) if (first_drawer + j) % 4 == s]
+                   for s in range(4)]
+        for answer in ("chi", "pass"):
+            w = world(view, hidden, streams=True)
+            w.step(seat, next(a for a in view.legal if a.kind == answer))
+            _play_with(w, [_Tsumogiri()] * 4, steps=30)
+            kans = sum(e["type"] == "draw" and e["dead"] for e in w.log)
+            for s in range(4):
+                mine = [parse_tile(e["tile"]) for e in w.log
+                        if e["type"] == "draw" and e["seat"] == s and not e["dead"]]
+                k = min(len(mine), len(streams[s]) - kans)
+                assert mine[:k] == streams[s][:k]
+            if answer == "chi":
+                firsts[parse_tile(next(e for e in w.log if e["type"] == "draw")["tile"])] += 1
+    expected = firsts.sum() * np.array(view.unseen) / sum(view.unseen)
+    seen = expected > 0
+    chi2 = (((firsts - expected) ** 2)[seen] / expected[seen]).sum()
+    assert chi2 < 70          # 33 degrees of freedom: p < 0.0002 by chance

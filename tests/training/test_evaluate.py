@@ -216,3 +216,46 @@ def test_seats_keep_their_seeds_across_rotations_but_not_across_deals(monkeypatc
     assert seen[0] == seen[1] == seen[2] == seen[3]
     assert seen[4] == seen[7] and seen[4] != seen[0]
     assert len(set(seen[0])) == 4
+
+
+def test_paired_mode_compares_the_candidate_with_the_baseline_in_the_same_seat(monkeypatch):
+    same = evaluate("heuristic", "heuristic", deals=4, seed=9, paired=True)
+    assert same["mode"] == "paired" and same["hands"] == 4
+    assert same["gain"] == 0.0 and same["gain_ci95"] == [0.0, 0.0]
+    assert same["same_game_rate"] == 1.0
+    seen = []
+    real = ev.play_hand
+
+    def spy(hand, agents, candidate):
+        stats = real(hand, agents, candidate)
+        seen.append((candidate, [a.name for a in agents], stats.delta))
+        return stats
+
+    monkeypatch.setattr(ev, "play_hand", spy)
+    r = evaluate("heuristic:nodefence", "heuristic", deals=4, seed=9, paired=True)
+    assert [c for c, _, _ in seen] == [0, 0, 1, 1, 2, 2, 3, 3]         # seat i % 4, twice
+    gains = []
+    for i in range(4):
+        (c, names, mine), (_, base_names, base) = seen[2 * i], seen[2 * i + 1]
+        assert names[c] == "heuristic:nodefence" and base_names == ["heuristic"] * 4
+        gains.append(mine - base)
+    assert r["gain"] == pytest.approx(np.mean(gains)) and r["same_game_rate"] < 1.0
+    assert "gain over heuristic in the same seat" in format_table(r)
+    with pytest.raises(ValueError, match="not both"):
+        evaluate("random", "random", deals=1, match=True, paired=True)
+
+
+def test_progress_off_a_terminal_is_at_most_one_line_per_10_s(monkeypatch):
+    """150 s of deals at 1.5 s each: a line every 7 deals (10.5 s), then the last one."""
+    import io
+    from training.evaluate import Progress
+    clock = [0.0]
+    monkeypatch.setattr("training.evaluate.time.monotonic", lambda: clock[0])
+    stream = io.StringIO()
+    bar = Progress(100, stream=stream, label="deals vs random")
+    for done in range(1, 101):
+        clock[0] += 1.5
+        bar.update(done)
+    lines = stream.getvalue().splitlines()
+    assert [int(line.split("/")[0]) for line in lines] == list(range(7, 99, 7)) + [100]
+    assert all(" deals vs random " in line for line in lines)
