@@ -468,7 +468,8 @@ class ReadingArgs(Arguments):
     batch_size: int = arg(256, "views per batch (three opponents each)", low=1)
     channels: int = arg(64, "network width (conv channels)", low=1)
     blocks: int = arg(3, "residual blocks", low=0)
-    kernel: int = arg(3, "convolution width over the kinds (odd)", low=1)
+    reach: int = arg(1, "kinds on each side of a kind that one convolution sees (its width "
+                        "is 2 × reach + 1: odd, centred on the kind)", low=0)
     held_weight: float = arg(0.5, "weight in the loss of the count of each kind in the "
                                   "opponent's concealed hand (a training target only; 0: off)",
                              low=0)
@@ -479,8 +480,6 @@ class ReadingArgs(Arguments):
     def validate(self) -> None:
         super().validate()
         from agents.search.reading import FEATURES
-        if self.kernel % 2 == 0:
-            raise ValueError(f"--kernel must be odd, got {self.kernel}")
         if self.features not in FEATURES:
             raise ValueError(f"--features must be one of {', '.join(FEATURES)}, got "
                              f"{self.features!r}")
@@ -560,7 +559,7 @@ def run_reading(args: ReadingArgs, given: set[str] | None = None) -> Path:
         raise ValueError("no views to learn from or none held out: play more --hands")
     torch.set_num_threads(args.threads if args.threads > 0 else max(1, os.cpu_count() or 1))
     torch.manual_seed(args.seed)
-    net = ReadingNet(NetShape(args.channels, args.blocks, args.kernel, args.features))
+    net = ReadingNet(NetShape(args.channels, args.blocks, 2 * args.reach + 1, args.features))
     start = time.perf_counter()
     history = train(net, train_data, epochs=args.epochs, lr=args.lr,
                     batch_size=args.batch_size, seed=args.seed, held_weight=args.held_weight,

@@ -135,7 +135,7 @@ def test_a_run_is_never_overwritten_and_its_data_trains_again(tiny_run, tmp_path
 
 
 @pytest.mark.parametrize("flags, message", [
-    (["--kernel", "2"], "--kernel must be odd"),
+    (["--reach", "-1"], "--reach must be >= 0"),
     (["--hands", "1"], "--hands must be >= 2"),
     (["--agent", "nobody"], "unknown agent spec"),
     (["--data", "missing.npz"], "--data missing.npz: not a reading data file"),
