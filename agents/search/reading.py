@@ -323,8 +323,9 @@ class OpponentRead:
 
 
 class ReadingModel:
-    """A trained ``ReadingNet`` with the rules it was trained under. ``read`` costs about a
-    millisecond (docs/search.md); torch runs on one thread, in inference mode."""
+    """A trained ``ReadingNet`` with the rules it was trained under. ``read`` costs a few
+    milliseconds (``benchmarks/bench_reading.py``); torch runs on one thread, in inference
+    mode."""
 
     def __init__(self, net: ReadingNet, rules: RuleConfig, meta: dict | None = None) -> None:
         self.net = net.eval()
