@@ -53,9 +53,13 @@ class Samples:
 
 def ron_tiles(hand, seat: int) -> dict[int, int]:
     """The kinds ``seat`` could win on by ron right now, with the points of each win."""
+    return {} if hand.furiten(seat) else winning_tiles(hand, seat)
+
+
+def winning_tiles(hand, seat: int) -> dict[int, int]:
+    """The kinds ``seat``'s 13 tiles win on by ron, reaching ``min_points``, with the points
+    of each win; same-turn furiten, which lasts only until the seat's next turn, aside."""
     from mjenv.scoring import WinContext, score
-    if hand.furiten(seat):
-        return {}
     out = {}
     tiles, melds = hand.concealed(seat), hand.melds(seat)
     ctx = WinContext(tsumo=False, seat_wind=hand.seat_wind(seat), round_wind=hand.round_wind)
