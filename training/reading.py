@@ -463,17 +463,17 @@ class ReadingArgs(Arguments):
     workers: int = arg(1, "processes playing deals (1: in this process)", low=1)
     threads: int = arg(1, "torch threads for training (0: one per core)", low=0)
     min_points: int = arg(6, "RuleConfig.min_points of the deals")
-    epochs: int = arg(6, "passes over the data", low=1)
+    epochs: int = arg(2, "passes over the data", low=1)
     lr: float = arg(2e-3, "Adam learning rate (decays linearly to 0)", above=0)
     batch_size: int = arg(256, "views per batch (three opponents each)", low=1)
-    channels: int = arg(64, "network width (conv channels)", low=1)
-    blocks: int = arg(3, "residual blocks", low=0)
+    channels: int = arg(32, "network width (conv channels)", low=1)
+    blocks: int = arg(2, "residual blocks", low=0)
     reach: int = arg(1, "kinds on each side of a kind that one convolution sees (its width "
                         "is 2 × reach + 1: odd, centred on the kind)", low=0)
     held_weight: float = arg(0.5, "weight in the loss of the count of each kind in the "
                                   "opponent's concealed hand (a training target only; 0: off)",
                              low=0)
-    features: str = arg("full", "the network's input: 'full' (every observation plane, turned "
+    features: str = arg("focused", "the network's input: 'full' (every observation plane, turned "
                                 "to face the opponent) or 'focused' (the planes about it, with "
                                 "its discards from the hand; agents/search/reading.py)")
 
