@@ -46,6 +46,8 @@ class HeuristicParams:
         loss of dealing in over what the hand stands to win (``risk``, ``win``, ``gain``:
         models fitted by ``training.calibrate``; the stake at least ``stake_floor`` points;
         opponents less than ``ready_floor`` likely to be ready left out).
+    late_risk_weight: with the ``"risk"`` model, ``risk_weight`` is multiplied by this over
+        the last ten draws of the live wall (``defence.LATE_DRAWS``); 1: no change.
     safe_margin: with the ``"risk"`` model, the least risky discard is played among those
         within this much utility of the best (0: it only breaks exact ties).
     fold_below: with the ``"risk"`` model, a hand whose best discard leaves it at least three
@@ -73,6 +75,7 @@ class HeuristicParams:
     win: tuple[float, ...] = ()
     gain: tuple[float, float] = (0.0, 1.0)
     risk_weight: float = 1.0
+    late_risk_weight: float = 1.0
     stake_floor: float = 1.0
     ready_floor: float = 0.02
     safe_margin: float = 0.0

@@ -201,6 +201,10 @@ def cli(fixture: Fixture, argv: Sequence[str] | None = None) -> int:
     diff.add_argument("--hands", type=int, help="only the first HANDS hands")
     diff.add_argument("--show", action="store_true",
                       help="with what the seat saw at each decision that differs")
+    first = next(iter(fixture.specs))
+    diff.add_argument("--agent", metavar="SPEC",
+                      help=f"ask SPEC for the decisions of {first} (what a parameter file "
+                           f"changes)")
     rec = sub.add_parser("record", help="play the hands with the code as it stands; write them")
     rec.add_argument("--out", type=Path, default=fixture.path,
                      help=f"where to write (default {fixture.path.name} in tests/data)")
@@ -212,11 +216,20 @@ def cli(fixture: Fixture, argv: Sequence[str] | None = None) -> int:
         print(f"{args.out}: {args.out.stat().st_size:,} bytes, {len(hands)} hands")
     else:
         hands = fixture.load(fixture.path)[:args.hands]
-    kinds, bad = replay(hands, fixture.specs, analyst=Analyst(fixture.planes),
+    specs = dict(fixture.specs)
+    if args.command == "diff" and args.agent:
+        from agents import make_agent
+        try:
+            make_agent(args.agent)
+        except ValueError as e:
+            parser.exit(2, f"{parser.prog}: {e}\n")
+        specs[first] = args.agent
+    kinds, bad = replay(hands, specs, analyst=Analyst(fixture.planes),
                         show=args.command == "diff" and args.show)
     for line in bad:
         print(line)
     print(f"{sum(kinds.values()):,} decisions checked ("
-          + ", ".join(f"{s}: {sum(c for (k, _), c in kinds.items() if k == s):,}"
-                      for s in fixture.specs) + f"); {len(bad)} differ")
+          + ", ".join(f"{s}{'' if specs[s] == s else ' as ' + specs[s]}: "
+                      f"{sum(c for (k, _), c in kinds.items() if k == s):,}" for s in specs)
+          + f"); {len(bad)} differ")
     return 1 if bad else 0
