@@ -116,7 +116,7 @@ def _compiled(plans: tuple, groups: int) -> PlanList:
     return PlanList(plans, groups)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 10)
 def evaluate(plans: PlanList, counts: bytes, melds: tuple[Meld, ...]) -> PlanEval:
     """``plans`` on concealed ``counts`` with ``melds`` declared."""
     return PlanEval(plans, counts, melds)
@@ -216,17 +216,22 @@ class Evaluator:
         over the admitted plans; at tenpai 1 with the wait weight, or at least 2 when no wait
         is a legal win."""
         plans = self.plans(melds, view.rules.min_points, hard_only)
-        adm = plans.admitted
-        dist = evaluate(plans.plans, bytes(counts), plans.melds).dist
-        best = float(min(min((v for v, _ in _values(dist, adm)), default=INF), INF))
-        ready = self.params.value_planning and min((dist[i] for i in adm.plain),
-                                                   default=INF) <= 1
+        best, ready = self._best_value(evaluate(plans.plans, bytes(counts), plans.melds),
+                                       plans.admitted)
         if ready:
             weight = self.wait_value(counts, melds, view)[0]
             if weight > 0:
                 return 1.0, weight
             best = max(best, 2.0)
         return best, 0.0
+
+    def _best_value(self, ev: PlanEval, adm: Admitted) -> tuple[float, bool]:
+        """The best value of an evaluated hand over the admitted plans (``INF``: none within
+        reach), and whether a plain shape is within a tile of complete (the scorer decides)."""
+        best = float(min(min((v for v, _ in _values(ev.dist, adm)), default=INF), INF))
+        ready = self.params.value_planning and min((ev.dist[i] for i in adm.plain),
+                                                   default=INF) <= 1
+        return best, ready
 
     def acceptance(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView
                    ) -> tuple[float, float]:
@@ -271,15 +276,7 @@ class Evaluator:
         standing = self._standing(ev, plans.admitted, hard_only)
         if standing is None:
             return {t: Discard(float(INF), 0.0, False) for t in tiles}
-        out: dict[int, Discard] = {}
-        for t in tiles:
-            d = self._value_after(ev, standing, t)
-            if standing.ready >> t & 1:
-                w, pts = self.wait_value(_kinds_after(key, t), melds, view)
-                out[t] = Discard(1.0, w, True, pts) if w > 0 else Discard(max(d, 2.0), w, False,
-                                                                          pts)
-            else:
-                out[t] = Discard(d, 0.0, False)
+        out = {t: self._discard(ev, standing, t, view) for t in tiles}
         low = min(e.dist for e in out.values())
         if ukeire == "ties" and sum(e.dist == low for e in out.values()) > 1:
             todo = [t for t, e in out.items() if e.dist <= low and e.weight == 0.0
@@ -293,6 +290,16 @@ class Evaluator:
             weight, points = self._ukeire(ev, standing, t, held, full, ukeire == "all", view)
             out[t] = Discard(out[t].dist, weight, False, points)
         return out
+
+    def _discard(self, ev: PlanEval, standing: Standing, t: int, view: PlayerView) -> Discard:
+        """A discard of ``t`` before its ukeire: its value, or where it may leave a plain shape
+        one tile from complete, the scorer's answer (1 with the legal-wait weight, else at
+        least 2)."""
+        d = self._value_after(ev, standing, t)
+        if not standing.ready >> t & 1:
+            return Discard(d, 0.0, False)
+        w, pts = self.wait_value(_kinds_after(ev.counts, t), ev.melds, view)
+        return Discard(1.0, w, True, pts) if w > 0 else Discard(max(d, 2.0), w, False, pts)
 
     def _standing(self, ev: PlanEval, adm: Admitted, hard_only: bool) -> Standing | None:
         """The ``Standing`` of the evaluated hand; None where no admitted plan is within
@@ -384,13 +391,33 @@ class Evaluator:
     def after_call(self, view: PlayerView, call: Action, counts: Sequence[int]) -> float:
         """Value distance after the legal ``call`` (chi/pon/open kan) of the target tile,
         counting only plans worth ``min_points``: after chi/pon, the best discard's distance;
-        after an open kan, the hand's."""
+        after an open kan, the hand's.
+
+        No discard brings a plan closer (it keeps its value or goes a tile further), so the
+        best value of the hand before its discard bounds the best discard from below; and a
+        discard reaches it, where the hand is not complete: a hand holding as many tiles as a
+        target and d ≥ 1 tiles from it holds d tiles the target does not use, each surplus to
+        the plan. So the discards are weighed only where the scorer may decide (a plain shape
+        within a tile of complete) or the hand is complete — and only up to the first at 1,
+        the least a discard leaves (a 13-tile hand is never complete)."""
         after, melds = self._called(view, call, counts)
         if call.kind == "minkan":
             return self.hand(after, melds, view, hard_only=True)[0]
-        tiles = [t for t in range(34) if after[t]]
-        evals = self.discards(after, melds, view, tiles, hard_only=True, ukeire=None)
-        return min(e.dist for e in evals.values())
+        plans = self.plans(melds, view.rules.min_points, hard_only=True)
+        ev = evaluate(plans.plans, bytes(after), plans.melds)
+        best, ready = self._best_value(ev, plans.admitted)
+        if best >= 1 and not ready:
+            return best
+        standing = self._standing(ev, plans.admitted, hard_only=True)
+        if standing is None:
+            return float(INF)
+        low = float(INF)
+        for t in range(34):
+            if after[t]:
+                low = min(low, self._discard(ev, standing, t, view).dist)
+                if low <= 1.0:
+                    break
+        return low
 
     def kan_keeps(self, view: PlayerView, kan: Action, counts: Sequence[int],
                   melds: tuple[Meld, ...], discard_dist: float) -> bool:

@@ -26,7 +26,7 @@ from typing import Sequence
 
 import numpy as np
 
-from agents.heuristic.tables import (INF, NONE, SUIT_SLICES, Combined, Optimal, SuitRows,
+from agents.heuristic.tables import (INF, NONE, SUIT_SLICES, Combined, Optimal,
                                      hand_bits, hand_wants, layout, ranks_of,
                                      seven_pairs_distance, slot_bits, suit_rows)
 from mjenv.analysis import knitted_cover, knitted_masks, knitted_need
@@ -222,15 +222,19 @@ class PlanEval:
     :meth:`want`: for a surplus kind ``t``, the kinds that would shorten the hand once a ``t``
     is discarded. ``absent``: the kinds the hand lacks."""
 
+    __slots__ = ("plist", "counts", "melds", "keys", "dists", "absent", "combined", "dist",
+                 "_bits", "_wants")
+
     def __init__(self, plist: PlanList, counts: bytes, melds: tuple[Meld, ...]) -> None:
         self.plist, self.counts, self.melds = plist, counts, melds
-        suits = [suit_rows(asked, counts[lo:hi])
-                 for asked, (lo, hi) in zip(plist.asked, SUIT_SLICES)]
-        self.rows: SuitRows = SuitRows(sum((s.keys for s in suits), ()),
-                                       np.concatenate([s.rows for s in suits]))
-        self.absent = ALL34 & ~held_bits(counts)
-        self.combined = Combined(plist.layout, self.rows.rows, self.rows.keys,
-                                 plist.template) if plist.std else None
+        m, p, s, z = [suit_rows(asked, counts[lo:hi])
+                      for asked, (lo, hi) in zip(plist.asked, SUIT_SLICES)]
+        # the variants' suit keys and distance rows, suit by suit
+        self.keys = m.keys + p.keys + s.keys + z.keys
+        self.dists = m.dists + p.dists + s.dists + z.dists
+        self.absent = ALL34 & ~(m.held | p.held << 9 | s.held << 18 | z.held << 27)
+        self.combined = Combined(plist.layout, np.concatenate([m.rows, p.rows, s.rows, z.rows]),
+                                 self.keys, plist.template) if plist.std else None
         self.dist: tuple[int, ...] = tuple(self._distances())
         self._bits: dict[int, tuple[int, int]] = {}
         self._wants: dict[int, list[int]] = {}
@@ -254,8 +258,7 @@ class PlanEval:
 
     def _five_rows(self, i: int) -> list[tuple[tuple[int, ...], str, bytes]]:
         """五门齐 plan ``i``'s three number suits: (distance row, family, suit key) each."""
-        return [(tuple(self.rows.rows[v].tolist()), *self.rows.keys[v])
-                for v in self.plist.five_rows[i]]
+        return [(self.dists[v], *self.keys[v]) for v in self.plist.five_rows[i]]
 
     def _optimal(self, i: int) -> Optimal:
         assert self.combined is not None

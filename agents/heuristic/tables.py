@@ -328,17 +328,22 @@ def suit_row(family: str, key: bytes) -> np.ndarray:
 class SuitRows(NamedTuple):
     """What a plan list asks of one suit of a hand: per (family, forced ranks) asked, the
     suit key it reads — the hand's, less one copy of each held forced rank (a forced chow's
-    tiles are counted apart) — and that key's distance per slot (``rows``, (asked, SLOTS))."""
+    tiles are counted apart) — and that key's distance per slot, as an (asked, SLOTS) array
+    (``rows``) and as tuples (``dists``); ``held``: the ranks the hand holds in the suit."""
 
     keys: tuple[tuple[str, bytes], ...]
     rows: np.ndarray
+    dists: tuple[tuple[int, ...], ...]
+    held: int
 
 
 @lru_cache(maxsize=1 << 15)
 def suit_rows(asked: tuple[tuple[str, int], ...], key: bytes) -> SuitRows:
     """The ``SuitRows`` of suit key ``key`` for the (family, forced ranks) pairs ``asked``."""
     keys = tuple((family, less_ranks(key, ranks) if ranks else key) for family, ranks in asked)
-    return SuitRows(keys, np.array([suit_row(family, k) for family, k in keys]))
+    rows = np.array([suit_row(family, k) for family, k in keys])
+    return SuitRows(keys, rows, tuple(map(tuple, rows.tolist())),
+                    sum(1 << r for r, c in enumerate(key) if c))
 
 
 def _splits(groups: int) -> list[tuple[int, ...]]:
@@ -395,6 +400,8 @@ class Combined:
     """A batch of hands combined over their splits (``Layout``): ``rows`` the distance rows
     of the batch's suit variants, ``keys`` the (family, suit key) of each, ``template`` each
     hand's variant per suit; ``total`` per split and ``dist`` (B,) each hand's best."""
+
+    __slots__ = ("layout", "keys", "template", "total", "dist", "_optimal")
 
     def __init__(self, layout: Layout, rows: np.ndarray, keys: Sequence[tuple[str, bytes]],
                  template: Sequence[Sequence[int]]) -> None:

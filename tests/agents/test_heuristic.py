@@ -340,3 +340,29 @@ def test_late_risk_weight_weighs_the_risk_more_in_the_last_draws_only():
                 HeuristicAgent(params).options(view, view.legal):
             late.append(view.live_wall_left)
     assert late and max(late) <= LATE_DRAWS
+
+
+def test_after_a_call_the_best_discard_is_found_without_weighing_every_one():
+    """``Evaluator.after_call`` weighs a chi's or pon's discards only where the scorer may
+    decide or the hand is complete, and no further than the first at 1: at every chi and pon
+    of played hands it gives the least distance of all the discards weighed one by one."""
+    from agents.heuristic.evaluator import Evaluator
+    evaluator = Evaluator(default().evaluation())
+    checked = 0
+
+    def check(seat, view, aid):
+        nonlocal checked
+        counts = [0] * 34
+        for t in view.hand:
+            counts[t] += 1
+        for a in view.legal:
+            if a.kind in ("chi", "pon"):
+                after, melds = evaluator._called(view, a, counts)
+                every = evaluator.discards(after, melds, view, [t for t in range(34) if after[t]],
+                                           hard_only=True, ukeire=None)
+                assert evaluator.after_call(view, a, counts) == min(e.dist for e in every.values())
+                checked += 1
+
+    for seed in range(n(4, 16)):
+        play([make_agent("heuristic", seed=s) for s in range(4)], seed=seed, on_decision=check)
+    assert checked > 50
