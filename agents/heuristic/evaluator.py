@@ -116,7 +116,7 @@ def _compiled(plans: tuple, groups: int) -> PlanList:
     return PlanList(plans, groups)
 
 
-@lru_cache(maxsize=1 << 10)
+@lru_cache(maxsize=256)
 def evaluate(plans: PlanList, counts: bytes, melds: tuple[Meld, ...]) -> PlanEval:
     """``plans`` on concealed ``counts`` with ``melds`` declared."""
     return PlanEval(plans, counts, melds)
@@ -358,7 +358,9 @@ class Evaluator:
                 improving |= want
             elif every:
                 improving |= ev.bits(i)[0]
-            else:
+            elif i in ev.plist.five:
+                improving |= ev.five_need_without(i, t)
+            else:       # a plan ``t`` is not surplus to: the hand less the ``t`` evaluated
                 improving |= evaluate(ev.plist, _kinds_after(ev.counts, t),
                                       ev.melds).bits(i)[0]
         if ev.counts[t] == 1:

@@ -26,9 +26,9 @@ from typing import Sequence
 
 import numpy as np
 
-from agents.heuristic.tables import (INF, NONE, SUIT_SLICES, Combined, Optimal,
+from agents.heuristic.tables import (INF, NONE, SLOTS, SUIT_SLICES, Combined, Optimal,
                                      hand_bits, hand_wants, layout, ranks_of,
-                                     seven_pairs_distance, slot_bits, suit_rows)
+                                     seven_pairs_distance, slot_bits, suit_row, suit_rows)
 from mjenv.analysis import knitted_cover, knitted_masks, knitted_need
 from mjenv.scoring import YAKU
 from mjenv.tiles import DRAGONS, WINDS, Meld
@@ -201,6 +201,9 @@ class PlanList:
         number = {v: n for n, v in enumerate(variants)}
         self.asked = tuple(tuple((family, ranks) for family, suit, ranks in variants
                                  if suit == s) for s in range(4))
+        # each variant's suit and place among the suit's asked
+        self.variant_at = [(suit, self.asked[suit].index((family, ranks)))
+                           for family, suit, ranks in variants]
         self.template = tuple(tuple(number[(plans[i].families[s], s, plans[i].forced_ranks[s])]
                                     for s in range(4)) for i in self.std)
         self.five_rows = {i: [number[(plans[i].families[s], s, 0)] for s in range(3)]
@@ -222,22 +225,21 @@ class PlanEval:
     :meth:`want`: for a surplus kind ``t``, the kinds that would shorten the hand once a ``t``
     is discarded. ``absent``: the kinds the hand lacks."""
 
-    __slots__ = ("plist", "counts", "melds", "keys", "dists", "absent", "combined", "dist",
-                 "_bits", "_wants")
+    __slots__ = ("plist", "counts", "melds", "suits", "absent", "combined", "dist", "_bits",
+                 "_wants", "_optimal")
 
     def __init__(self, plist: PlanList, counts: bytes, melds: tuple[Meld, ...]) -> None:
         self.plist, self.counts, self.melds = plist, counts, melds
-        m, p, s, z = [suit_rows(asked, counts[lo:hi])
+        self.suits = [suit_rows(asked, counts[lo:hi])
                       for asked, (lo, hi) in zip(plist.asked, SUIT_SLICES)]
-        # the variants' suit keys and distance rows, suit by suit
-        self.keys = m.keys + p.keys + s.keys + z.keys
-        self.dists = m.dists + p.dists + s.dists + z.dists
+        m, p, s, z = self.suits
         self.absent = ALL34 & ~(m.held | p.held << 9 | s.held << 18 | z.held << 27)
-        self.combined = Combined(plist.layout, np.concatenate([m.rows, p.rows, s.rows, z.rows]),
-                                 self.keys, plist.template) if plist.std else None
+        self.combined = Combined(plist.layout, np.concatenate([m.rows, p.rows, s.rows, z.rows])
+                                 ) if plist.std else None
         self.dist: tuple[int, ...] = tuple(self._distances())
         self._bits: dict[int, tuple[int, int]] = {}
         self._wants: dict[int, list[int]] = {}
+        self._optimal: dict[int, Optimal] = {}
 
     def _distances(self) -> list[int]:
         plist, counts = self.plist, self.counts
@@ -256,13 +258,27 @@ class PlanEval:
             dist[i] = _five_doors(counts, self.melds, self._five_rows(i))[0]
         return dist
 
+    def _variant(self, v: int) -> tuple[tuple[int, ...], str, bytes]:
+        """Variant ``v``'s distance row, family and suit key on this hand."""
+        suit, k = self.plist.variant_at[v]
+        rows = self.suits[suit]
+        return (rows.dists[k], *rows.keys[k])
+
     def _five_rows(self, i: int) -> list[tuple[tuple[int, ...], str, bytes]]:
         """五门齐 plan ``i``'s three number suits: (distance row, family, suit key) each."""
-        return [(self.dists[v], *self.keys[v]) for v in self.plist.five_rows[i]]
+        return [self._variant(v) for v in self.plist.five_rows[i]]
 
-    def _optimal(self, i: int) -> Optimal:
-        assert self.combined is not None
-        return self.combined.optimal(self.plist.pos[i])
+    def optimal(self, i: int) -> Optimal:
+        """Standard plan ``i``'s optimal splits and the ``SuitBits`` of each cell they use."""
+        hit = self._optimal.get(i)
+        if hit is None:
+            assert self.combined is not None
+            j = self.plist.pos[i]
+            splits = self.combined.optimal(j)
+            variants = [self._variant(v)[1:] for v in self.plist.template[j]]
+            hit = self._optimal[i] = Optimal(tuple(splits), {
+                c: slot_bits(*variants[c // SLOTS], c % SLOTS) for c in set().union(*splits)})
+        return hit
 
     def bits(self, i: int) -> tuple[int, int]:
         """(need, surplus) of plan ``i``."""
@@ -272,7 +288,7 @@ class PlanEval:
             if self.dist[i] >= INF:
                 hit = (0, 0)
             elif i in plist.pos:
-                need, surplus = hand_bits(self._optimal(i))
+                need, surplus = hand_bits(self.optimal(i))
                 hit = (need | plist.forced[plist.pos[i]] & self.absent, surplus)
             elif i in plist.five:
                 hit = _five_masks(self.counts, self.melds, self._five_rows(i))
@@ -283,9 +299,21 @@ class PlanEval:
             self._bits[i] = hit
         return hit
 
+    def five_need_without(self, i: int, t: int) -> int:
+        """五门齐 plan ``i``'s need mask on the hand less a ``t``, from its three suit rows and
+        the honors alone (the rest of the list is not evaluated again)."""
+        less = bytearray(self.counts)
+        less[t] -= 1
+        counts = bytes(less)
+        rows = [(tuple(suit_row(family, counts[lo:hi]).tolist()), family, counts[lo:hi])
+                for (_, family, _), (lo, hi) in zip(self._five_rows(i), SUIT_SLICES)]
+        if _five_doors(counts, self.melds, rows)[0] >= INF:
+            return 0
+        return _five_masks(counts, self.melds, rows)[0]
+
     def want(self, i: int, t: int) -> int | None:
         """The need mask once a ``t`` (surplus to plan ``i``) is discarded; ``None`` for
-        五门齐, whose callers evaluate the hand less the ``t``. The knitted plan's is found for
+        五门齐 (``five_need_without``). The knitted plan's is found for
         the kind asked alone (a probe of the hand less that tile)."""
         plist = self.plist
         if self.dist[i] >= INF or i in plist.five:
@@ -294,7 +322,7 @@ class PlanEval:
             return _knitted_want(self.counts, t)
         want = self._wants.get(i)
         if want is None:
-            want = self._wants[i] = hand_wants(self._optimal(i)) if i in plist.pos \
+            want = self._wants[i] = hand_wants(self.optimal(i)) if i in plist.pos \
                 else _seven_pairs_wants(self.counts)
         if i in plist.pos:         # a plan's forced tiles still lacking shorten it anyway
             return want[t] | plist.forced[plist.pos[i]] & self.absent
@@ -418,12 +446,21 @@ def _five_masks(counts: bytes, melds: Sequence[Meld], rows) -> tuple[int, int]:
     return need, surplus
 
 
+@lru_cache(maxsize=1 << 12)
+def count_masks(counts: bytes) -> tuple[int, int, int, int, int]:
+    """The kinds held none, once, twice, three and four times, as 34-bit masks (every
+    evaluation and weighed discard asks, of the same few hands)."""
+    masks = [0, 0, 0, 0, 0]
+    for t, c in enumerate(counts):
+        masks[c] |= 1 << t
+    return tuple(masks)  # type: ignore[return-value]
+
+
 def kinds_held(counts: bytes, least: int, most: int) -> int:
     """The kinds held at least ``least`` and at most ``most`` times, as 34 bits."""
     bits = 0
-    for t, c in enumerate(counts):
-        if least <= c <= most:
-            bits |= 1 << t
+    for mask in count_masks(counts)[least:most + 1]:
+        bits |= mask
     return bits
 
 
@@ -434,4 +471,4 @@ def held_bits(counts: Sequence[int]) -> int:
 
 def full_bits(counts: Sequence[int]) -> int:
     """The kinds held four times (34 bits)."""
-    return kinds_held(bytes(counts), 4, 4)
+    return count_masks(bytes(counts))[4]

@@ -308,12 +308,22 @@ def slot_bits(family: str, key: bytes, slot: int) -> SuitBits:
 
 def ranks_of(bits: int) -> list[int]:
     """The positions of the set bits of ``bits``, lowest first."""
-    return [r for r in range(bits.bit_length()) if bits >> r & 1]
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
 
 
+@lru_cache(maxsize=1 << 16)
 def less_ranks(key: bytes, ranks: int) -> bytes:
     """The suit key less one copy of each held rank of ``ranks`` (rank bits)."""
-    return bytes([c - 1 if c and ranks >> r & 1 else c for r, c in enumerate(key)])
+    less = bytearray(key)
+    for r in ranks_of(ranks):
+        if less[r]:
+            less[r] -= 1
+    return bytes(less)
 
 
 @lru_cache(maxsize=1 << 17)
@@ -340,7 +350,8 @@ class SuitRows(NamedTuple):
 @lru_cache(maxsize=1 << 15)
 def suit_rows(asked: tuple[tuple[str, int], ...], key: bytes) -> SuitRows:
     """The ``SuitRows`` of suit key ``key`` for the (family, forced ranks) pairs ``asked``."""
-    keys = tuple((family, less_ranks(key, ranks) if ranks else key) for family, ranks in asked)
+    rests = {ranks: less_ranks(key, ranks) for ranks in {ranks for _, ranks in asked}}
+    keys = tuple((family, rests[ranks]) for family, ranks in asked)
     rows = np.array([suit_row(family, k) for family, k in keys])
     return SuitRows(keys, rows, tuple(map(tuple, rows.tolist())),
                     sum(1 << r for r, c in enumerate(key) if c))
@@ -397,36 +408,27 @@ def _hand_cells(groups: int, empty: tuple[bool, bool, bool, bool]) -> np.ndarray
 
 
 class Combined:
-    """A batch of hands combined over their splits (``Layout``): ``rows`` the distance rows
-    of the batch's suit variants, ``keys`` the (family, suit key) of each, ``template`` each
-    hand's variant per suit; ``total`` per split and ``dist`` (B,) each hand's best."""
+    """A batch of hands combined over their splits (``Layout``) from ``rows``, the distance
+    rows of the batch's suit variants: ``total`` per split and ``dist`` (B,) each hand's
+    best."""
 
-    __slots__ = ("layout", "keys", "template", "total", "dist", "_optimal")
+    __slots__ = ("layout", "total", "dist")
 
-    def __init__(self, layout: Layout, rows: np.ndarray, keys: Sequence[tuple[str, bytes]],
-                 template: Sequence[Sequence[int]]) -> None:
-        self.layout, self.keys, self.template = layout, keys, template
+    def __init__(self, layout: Layout, rows: np.ndarray) -> None:
+        self.layout = layout
         parts = rows.ravel().take(layout.at)
         self.total = parts[0] + parts[1] + parts[2] + parts[3]
         self.dist = np.minimum(np.minimum.reduceat(self.total, layout.seg), INF)
-        self._optimal: dict[int, Optimal] = {}
 
-    def optimal(self, j: int) -> Optimal:
-        """Hand ``j``'s optimal splits (as cells) and the bits of each cell they use."""
-        hit = self._optimal.get(j)
-        if hit is None:
-            d = self.dist.item(j)
-            splits = self.layout.splits[j]
-            if d < INF:
-                start = self.layout.seg.item(j)
-                at = (self.total[start:start + len(splits)] == d).nonzero()[0].tolist()
-                splits = [splits[k] for k in at]
-            else:
-                splits = []
-            keys = [self.keys[v] for v in self.template[j]]
-            used = {c: slot_bits(*keys[c // SLOTS], c % SLOTS) for c in set().union(*splits)}
-            hit = self._optimal[j] = Optimal(tuple(splits), used)
-        return hit
+    def optimal(self, j: int) -> list[tuple[int, ...]]:
+        """Hand ``j``'s optimal splits, as cells."""
+        d = self.dist.item(j)
+        if d >= INF:
+            return []
+        splits = self.layout.splits[j]
+        start = self.layout.seg.item(j)
+        return [splits[k] for k in
+                (self.total[start:start + len(splits)] == d).nonzero()[0].tolist()]
 
 
 class Optimal(NamedTuple):
