@@ -308,12 +308,7 @@ def slot_bits(family: str, key: bytes, slot: int) -> SuitBits:
 
 def ranks_of(bits: int) -> list[int]:
     """The positions of the set bits of ``bits``, lowest first."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
+    return [r for r in range(bits.bit_length()) if bits >> r & 1]
 
 
 @lru_cache(maxsize=1 << 16)
