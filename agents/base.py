@@ -11,6 +11,8 @@ from typing import Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
+from mjenv.env.actions import legal_ids
+from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
 
 
@@ -37,6 +39,23 @@ class Agent(Protocol):
                   views: Sequence[PlayerView]) -> np.ndarray:
         """Many decisions at once (batched inference for neural agents)."""
         ...
+
+
+def legal_in_mask(view: PlayerView, mask: np.ndarray, name: str
+                  ) -> tuple[Sequence[Action], list[int]]:
+    """The view's legal actions that ``mask`` allows and their ids, in the same order (the
+    rules' own list where the mask allows all of it); ``ValueError`` naming the agent when it
+    allows none."""
+    allowed = mask.tolist()         # one conversion, not a numpy scalar per action
+    ids = legal_ids(view)
+    legal = view.legal
+    if not all(map(allowed.__getitem__, ids)):      # a mask narrower than the rules
+        legal = tuple([a for a, aid in zip(legal, ids) if allowed[aid]])
+        ids = [aid for aid in ids if allowed[aid]]
+        if not ids:
+            raise ValueError(f"{name} agent: no legal action in the mask (seat {view.seat}, "
+                             f"phase {view.phase})")
+    return legal, ids
 
 
 class BaseAgent:

@@ -13,6 +13,11 @@ hand, and the program is started again when the next hand begins. So a hang cost
 ``timeout`` once per hand, and nothing a program does can stop or hang its driver.
 ``take_fault()`` tells the driver what went wrong in the hand just played (and clears it).
 The program's stderr is appended to a log file in ``stderr_dir`` (``stderr_path``).
+
+A program that never answers at all (a script that does not exist, one that exits at once) is
+not a fault but a mistake in the command: ``check_programs`` asks each program one decision
+before a run starts and names what went wrong, so ``mjenv eval`` and ``mjenv arena`` stop
+before any play instead of reporting a random player.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ import tempfile
 import time
 import weakref
 from pathlib import Path
+from typing import Iterable
+
 import numpy as np
 
 from agents.base import BaseAgent
@@ -248,6 +255,43 @@ class ExternalAgent(BaseAgent):
         with open(self.stderr_path, "a", encoding="utf-8") as err:
             err.write(f"\n[mjenv] fault: {reason}; the fallback plays the rest of the hand, "
                       f"the program restarts with the next one\n")
+
+
+def check_programs(specs: Iterable[str], timeout: float | None = None,
+                   stderr_dir: str | os.PathLike | None = None) -> None:
+    """``ValueError`` (one line) for the first ``cmd:`` spec among ``specs`` whose program does
+    not answer a first decision legally within ``timeout``: the dealer's first turn of the hand
+    dealt from seed 0, after ``hello`` and ``deal`` as in play. The program is ended after it;
+    a run starts its own."""
+    from mjenv.game import Hand
+
+    for spec in dict.fromkeys(s for s in specs if s.startswith("cmd:")):
+        agent = ExternalAgent(spec, 0, timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+                              stderr_dir=stderr_dir)
+        hand = Hand(seed=0)
+        seat = hand.to_act[0]
+        try:
+            agent.observe(hand.log, seat)
+            if agent._fault is None:
+                agent._ask(hand.view(seat))
+        except BotFault as fault:
+            agent._set_fault(str(fault))
+        reason = agent.take_fault()
+        agent.close()
+        if reason is not None:
+            raise ValueError(f"{spec!r} failed its first decision, before any play: {reason}"
+                             f"{_last_words(agent.stderr_path)}")
+
+
+def _last_words(path: Path) -> str:
+    """The last line the program wrote to its standard error, and where the rest is."""
+    try:
+        lines = [line for line in path.read_text(encoding="utf-8", errors="replace")
+                 .splitlines() if line.strip() and not line.startswith("[mjenv]")]
+    except OSError:
+        return ""
+    return f"; its standard error{f' ends {_clip(lines[-1], 100)}' if lines else ' is empty'} " \
+           f"({path})"
 
 
 def close_all() -> None:

@@ -4,7 +4,9 @@ Specs: ``random``, ``heuristic`` (the tuned default), ``heuristic:v1`` (the froz
 version), ``heuristic:efficiency`` (tile efficiency only), ``heuristic:nodefence`` (the default
 without defence), ``heuristic:PATH`` (a parameter file), ``ppo:PATH`` (a saved checkpoint),
 ``ppo:pretrained`` and ``ppo:pretrained-bc`` (the PPO model shipped in ``agents/pretrained/``
-and the behaviour clone of the heuristic that self-play starts from) and ``cmd:PROGRAM ARGS…`` (an
+and the behaviour clone of the heuristic that self-play starts from), ``search`` and ``search:PATH``
+(the heuristic corrected by playing options out on sampled worlds, with the default or a file's
+parameters: ``agents.search``) and ``cmd:PROGRAM ARGS…`` (an
 external program speaking docs/protocol.md; one argument, split like a shell line). The PPO
 specs import ``agents.ppo`` (and torch) only when asked for, so the rule-based agents run
 without torch installed.
@@ -38,6 +40,12 @@ def make_agent(spec: str, seed: int | None = None, *, timeout: float | None = No
         agent = HeuristicAgent(params_for(spec.partition(":")[2]), seed=seed)
         agent.name = spec
         return agent
+    if spec == "search" or spec.startswith("search:"):
+        from agents.search import SearchAgent, SearchParams, load_search_params
+        path = spec.partition(":")[2]
+        agent = SearchAgent(load_search_params(path) if path else SearchParams(), seed=seed)
+        agent.name = spec
+        return agent
     if spec.startswith("cmd:"):
         from agents.external import DEFAULT_TIMEOUT, ExternalAgent
         return ExternalAgent(spec, seed, timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
@@ -51,15 +59,15 @@ def make_agent(spec: str, seed: int | None = None, *, timeout: float | None = No
             agent.reseed(seed)
         return agent
     raise ValueError(f"unknown agent spec {spec!r}: use one of {', '.join(RULE_BASED_SPECS)}, "
-                     f"heuristic:PATH, ppo:PATH, ppo:pretrained, ppo:pretrained-bc or "
-                     f"cmd:PROGRAM ARGS…")
+                     f"heuristic:PATH, search, search:PATH, ppo:PATH, ppo:pretrained, "
+                     f"ppo:pretrained-bc or cmd:PROGRAM ARGS…")
 
 
 def policy_file(spec: str) -> Path:
     """The checkpoint file a network is read from: ``ppo:pretrained`` (the shipped model),
     ``ppo:PATH``, or a bare ``PATH`` (what ``--init-from`` takes). ``ValueError`` for a spec of
     an agent that has no network (``heuristic``) or an empty path."""
-    if spec in RULE_BASED_SPECS or spec.startswith("heuristic:"):
+    if spec in RULE_BASED_SPECS or spec.startswith(("heuristic:", "search")):
         raise ValueError(f"{spec!r} is a rule-based agent, not a trained network: give a "
                          f"checkpoint file, ppo:PATH or ppo:pretrained")
     path = spec[4:] if spec.startswith("ppo:") else spec

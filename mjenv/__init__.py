@@ -39,6 +39,8 @@ ENV_IDS = {
     "mjenv/Mahjong-v0": "mjenv.env.gym_env:MahjongEnv",
     "mjenv/MahjongSingle-v0": "mjenv.env.single:SingleAgentEnv",
 }
+#: Native vector envs (``gymnasium.make_vec(id, num_envs=N)``), by id.
+VECTOR_ENTRY_POINTS = {"mjenv/MahjongSingle-v0": "mjenv.env.vector:MahjongVectorEnv"}
 
 
 def register_envs() -> None:
@@ -49,7 +51,8 @@ def register_envs() -> None:
 
     for env_id, entry_point in ENV_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=entry_point)
+            gymnasium.register(id=env_id, entry_point=entry_point,
+                               vector_entry_point=VECTOR_ENTRY_POINTS.get(env_id))
 
 
 register_envs()

@@ -10,6 +10,11 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Mapping
 
 
+#: The bounds of each option (``low`` <= value <= ``high``), for the checks here and for the
+#: command line's (``mjenv.cli.options.check_bounds``).
+BOUNDS: dict[str, dict[str, int]] = {"min_points": {"low": 0}, "rounds": {"low": 1, "high": 4}}
+
+
 @dataclass(frozen=True)
 class RuleConfig:
     """Rule options.
@@ -22,10 +27,11 @@ class RuleConfig:
     rounds: int = 2
 
     def __post_init__(self) -> None:
-        if not isinstance(self.min_points, int) or self.min_points < 0:
-            raise ValueError(f"min_points must be an int >= 0, got {self.min_points!r}")
-        if not isinstance(self.rounds, int) or not 1 <= self.rounds <= 4:
-            raise ValueError(f"rounds must be an int 1–4, got {self.rounds!r}")
+        for name, bound in BOUNDS.items():
+            value, low, high = getattr(self, name), bound["low"], bound.get("high")
+            if not isinstance(value, int) or value < low or high is not None and value > high:
+                within = f">= {low}" if high is None else f"{low}–{high}"
+                raise ValueError(f"{name} must be an int {within}, got {value!r}")
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -11,8 +11,9 @@ its new tables.
 Deals (``training.duplicate``). Every table plays deals ``0 … N−1`` of the league's seed, the
 same walls at every table; each deal in four rotations, the table's agents shifted one seat
 each time (agent ``j`` of the table sits in seat ``(j + r) mod 4`` in rotation ``r``), so each
-agent plays every seat's tiles once. Agents are reseeded per hand from the seed, the deal, the
-rotation and the seat: a league is a function of its seed.
+agent plays every seat's tiles once. Agents are reseeded per hand from the seed, the deal and
+the seat (the same in every rotation: common random numbers, ``training.duplicate``): a league
+is a function of its seed.
 
 League file (``--league FILE``, JSON lines). A ``league`` header (``version``, ``seed``,
 ``deals``, ``rules``); an ``agents`` line each time agents join (the roster, in order); then one
@@ -37,7 +38,7 @@ from mjenv.game import LogFolder
 from mjenv.rules import RuleConfig
 from training.duplicate import WORKER, hand_faults, play_rotation, run_groups
 
-LEAGUE_VERSION = 1
+LEAGUE_VERSION = 2      # 2: agents seeded per seat, not per rotation (1 played other games)
 FULL_SIZE = 6
 #: The standard card: fixed fields, deals and seed, so cards are comparable between users.
 CARD_FIELDS = ("random", "heuristic:v1", "heuristic", "ppo:pretrained")
@@ -103,7 +104,7 @@ def play_table_deal(task: tuple[int, tuple[str, ...], int]) -> dict:
         log = None
         if w["logs"] is not None:
             log = (w["logs"], f"table{t:03d}-deal{deal:05d}-rot{rotation}")
-        (played,), _ = play_rotation(seated, w["rules"], w["seed"], deal, rotation,
+        (played,), _ = play_rotation(seated, w["rules"], w["seed"], deal,
                                      lambda hand: _play_hand(hand, seated), log=log)
         hands.append({"seats": seating(table, rotation), **played})
     return {"type": "deal", "table": list(table), "deal": deal, "hands": hands}
@@ -154,7 +155,9 @@ def _read_league(path: Path) -> tuple[League, int]:
             kind = item["type"]
             if n == 1:
                 if kind != "league" or item.get("version") != LEAGUE_VERSION:
-                    raise LeagueError(f"{path}: not a league file of version {LEAGUE_VERSION}")
+                    raise LeagueError(f"{path}: not a league file of version {LEAGUE_VERSION} "
+                                      f"(a league of another version cannot be resumed: "
+                                      f"start a new file)")
                 league = League(item["seed"], item["deals"], RuleConfig.from_dict(item["rules"]))
             elif kind == "agents":
                 league.roster += [a for a in item["agents"] if a not in league.roster]
@@ -297,8 +300,10 @@ def _card_row(name: str, report: dict) -> dict:
 
 
 def check_agents(agents: Sequence[str], timeout: float | None, stderr_dir: str | None) -> None:
-    """``LeagueError`` unless ``agents`` are at least four distinct, buildable specs."""
+    """``LeagueError`` unless ``agents`` are at least four distinct, buildable specs, and
+    ``ValueError`` for a ``cmd:`` program that does not answer (``check_programs``)."""
     from agents import make_agent
+    from agents.external import check_programs
     seen = set()
     for a in agents:
         if a in seen:
@@ -309,12 +314,16 @@ def check_agents(agents: Sequence[str], timeout: float | None, stderr_dir: str |
                           f"{len(agents)}; for one agent against another use mjenv eval")
     for a in agents:
         make_agent(a, timeout=timeout, stderr_dir=stderr_dir)    # ValueError names a bad one
+    check_programs(agents, timeout, stderr_dir)                  # ... or a silent program
 
 
 def check_card(spec: str, timeout: float | None, stderr_dir: str | None) -> None:
-    """``ValueError`` unless ``spec`` and the card's fields can be built here."""
+    """``ValueError`` unless ``spec`` and the card's fields can be built here (and a ``cmd:``
+    program answers)."""
     from agents import make_agent
+    from agents.external import check_programs
     make_agent(spec, timeout=timeout, stderr_dir=stderr_dir)
+    check_programs([spec], timeout, stderr_dir)
     for name in CARD_FIELDS:
         try:
             make_agent(name)

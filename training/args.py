@@ -59,19 +59,24 @@ class Arguments:
 
 
 def check_bounds(f: dataclasses.Field, value: Any) -> None:
-    """``ValueError`` naming the flag when ``value`` is outside the bounds of field ``f`` (a
-    NaN is outside any bounds)."""
-    low, high, above = (f.metadata.get(k) for k in ("low", "high", "above"))
+    """``ValueError`` naming the flag when ``value`` is outside the bounds of field ``f``."""
+    check_value(flag(f.name), value, **{k: f.metadata.get(k) for k in ("low", "high", "above")})
+
+
+def check_value(name: str, value: Any, *, low: float | None = None, high: float | None = None,
+                above: float | None = None) -> None:
+    """``ValueError`` in the one wording of every command's bounds, ``--deals must be >= 1, got
+    0``, when ``value`` of option ``name`` is outside them (a NaN is outside any bounds)."""
     if low is None and high is None and above is None:
         return
     if isinstance(value, float) and math.isnan(value):
-        raise ValueError(f"{flag(f.name)} must be a number, got {value}")
+        raise ValueError(f"{name} must be a number, got {value}")
     if low is not None and value < low:
-        raise ValueError(f"{flag(f.name)} must be >= {low}, got {value}")
+        raise ValueError(f"{name} must be >= {low}, got {value}")
     if high is not None and value > high:
-        raise ValueError(f"{flag(f.name)} must be <= {high}, got {value}")
+        raise ValueError(f"{name} must be <= {high}, got {value}")
     if above is not None and value <= above:
-        raise ValueError(f"{flag(f.name)} must be > {above}, got {value}")
+        raise ValueError(f"{name} must be > {above}, got {value}")
 
 
 @dataclass

@@ -5,9 +5,18 @@ of external programs, and running groups of deals over worker processes.
 A *group* is one deal (or, for the evaluation's match mode, one match) played in four
 *rotations* on the same wall, each agent taking every seat once. Deal ``i`` is the wall
 shuffled from ``deal_seed(seed, i)``, played as one hand with seat 0 dealing in the East round;
-the agent in seat ``s`` of rotation ``r`` is reseeded from ``agent_seed(seed, i, r, s)`` before
-it plays. Results are therefore a function of ``(seed, i)`` alone: processes only split the
+the agent in seat ``s`` is reseeded from ``agent_seed(seed, i, s)`` before it plays, in every
+rotation. Results are therefore a function of ``(seed, i)`` alone: processes only split the
 list of groups, and results come back in group order.
+
+Common random numbers. A seat's seed belongs to the seat, not to the agent sitting there: the
+four rotations of a deal share the wall *and* each seat's random numbers (tie-breaks, sampled
+actions). Every rotation is still a fair draw of its own (its seeds are as random as before),
+so no expectation changes; what changes is that agents playing alike play the same game. Four
+copies of one agent play one game four times, and the candidate reads exactly 0 — the
+harness's symmetry is an identity, tested, not a statistical claim. An agent that differs from
+its opponents only now and then (a search over the opponents' own policy) sees its deals differ
+only where it deviates, which is most of the variance of its score gone.
 
 Hands are played by ``mjenv.env.play.play``, the one loop of the package.
 """
@@ -42,29 +51,30 @@ def deal_seed(seed: int, index: int) -> int:
     return int(np.random.SeedSequence([seed, index]).generate_state(1, np.uint64)[0])
 
 
-def agent_seed(seed: int, index: int, rotation: int, seat: int) -> int:
-    """The seed of the agent in ``seat`` for one rotation of one group."""
-    return int(np.random.SeedSequence([seed, index, rotation, seat, 1]).generate_state(
+def agent_seed(seed: int, index: int, seat: int) -> int:
+    """The seed of whichever agent sits in ``seat`` of group ``index``, in every rotation
+    (common random numbers: see the module docstring)."""
+    return int(np.random.SeedSequence([seed, index, seat, 2]).generate_state(
         1, np.uint64)[0])
 
 
-def reseed(agents: Sequence, seed: int, index: int, rotation: int) -> None:
-    """Reseed the agents of one rotation (those that have ``reseed``)."""
+def reseed(agents: Sequence, seed: int, index: int) -> None:
+    """Reseed the agents in the seats of group ``index`` (those that have ``reseed``)."""
     for s, agent in enumerate(agents):
         fn = getattr(agent, "reseed", None)
         if fn is not None:
-            fn(agent_seed(seed, index, rotation, s))
+            fn(agent_seed(seed, index, s))
 
 
-def play_rotation(agents: Sequence, rules: RuleConfig, seed: int, index: int, rotation: int,
+def play_rotation(agents: Sequence, rules: RuleConfig, seed: int, index: int,
                   play_one: Callable[[Any], Any], *, match: bool = False,
                   log: tuple[Any, str] | None = None) -> tuple[list, Any]:
-    """Play rotation ``rotation`` of group ``index`` with ``agents[seat]`` in each seat:
+    """Play one rotation of group ``index`` with ``agents[seat]`` in each seat:
     ``play_one(hand)`` plays each hand (one, or a match's in turn) and its results are
     returned with the finished ``Hand`` or ``Match``; ``log``: a ``mjenv.game.LogFolder`` and
     the name its event log is saved under (what ``mjenv replay`` verifies)."""
     from mjenv.game import Hand, Match
-    reseed(agents, seed, index, rotation)
+    reseed(agents, seed, index)
     if match:
         game = Match(rules, seed=deal_seed(seed, index))
         played = [play_one(game.hand)]

@@ -385,19 +385,37 @@ class Progress:
         wall_rate = (done - self.start) / max(1e-9, time.time() - self.t0)
         eta = max(0, self.total - done) / wall_rate if wall_rate > 0 else float("inf")
         eta_s = duration(eta) if math.isfinite(eta) else "?"
-        text = (f"{done:,}/{self.total:,} steps {sps:,.0f} steps/s ETA {eta_s}"
-                + (f" | {extra}" if extra else ""))
+        # a rollout ends on deal boundaries: the last one passes the total, which is then done
+        steps = (f"{done:,} of {self.total:,} steps ({100 * frac:.0f}%)" if done < self.total
+                 else f"done: {done:,} steps ({self.total:,} asked, the last rollout's deals "
+                      f"played out)")
+        text = (f"{steps} {sps:,.0f} steps/s ETA {eta_s}" + (f" | {extra}" if extra else ""))
         if self.tty:
             bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
             self.stream.write(f"\r\x1b[K[{bar}] {text}")
         else:
-            self.stream.write(f"update {update} ({100 * frac:.0f}%) {text}\n")
+            self.stream.write(f"update {update}: {text}\n")
         self.stream.flush()
 
     def close(self) -> None:
         if self.tty:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def evaluation_plan(args: Args, update0: int, global_step: int) -> str:
+    """When the run's duplicate evaluations come (the first line a run prints): a run shorter
+    than one ``--eval-every`` period learns it here, not after minutes of silence."""
+    fields = ", ".join(args.eval_specs()) + " and the best policy so far"
+    left = math.ceil(max(0, args.total_steps - global_step) / args.num_steps)
+    first = "now (the starting weights)" if update0 == 0 else \
+        f"at update {(update0 // args.eval_every + 1) * args.eval_every}"
+    text = (f"evaluations ({args.eval_deals} deals each vs {fields}): {first}, then every "
+            f"{args.eval_every} updates and after the last")
+    if left < args.eval_every:
+        text += (f"; this run has about {left} update{'s' if left != 1 else ''} to go, fewer "
+                 f"than --eval-every {args.eval_every}: the next one comes at its end")
+    return text
 
 
 def duration(seconds: float) -> str:
@@ -417,10 +435,11 @@ def readable(x: float) -> str:
 
 
 def evaluate_policy(net: PolicyNet, rules: RuleConfig, opponent: str, deals: int, seed: int,
-                    workers: int = 1) -> dict[str, float]:
+                    workers: int = 1, progress: str | None = None) -> dict[str, float]:
     """Duplicate evaluation (``training.evaluate``) of the greedy policy against three
     ``opponent`` agents: mean score per hand and its CI95 half-width. The harness takes agent
-    specs, so the weights go through a temporary policy file (``ppo:PATH``)."""
+    specs, so the weights go through a temporary policy file (``ppo:PATH``). ``progress``: what
+    the evaluation's progress line counts (None: no line)."""
     import tempfile
 
     from agents.ppo import save_policy_file
@@ -429,7 +448,8 @@ def evaluate_policy(net: PolicyNet, rules: RuleConfig, opponent: str, deals: int
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "eval.pt"
         save_policy_file(path, net, rules)
-        report = evaluate(f"ppo:{path}", opponent, deals, seed=seed, rules=rules, workers=workers)
+        report = evaluate(f"ppo:{path}", opponent, deals, seed=seed, rules=rules, workers=workers,
+                          progress=progress is not None, progress_label=progress)
     low, high = report["ci95"]
     return {"mean": float(report["mean_score"]), "ci95": float(high - low) / 2}
 
@@ -563,14 +583,17 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
         on average (the first evaluation's weights are the first best)."""
         nonlocal last_eval, best
         scalars: dict[str, float] = {}
+        def label(vs: str) -> str | None:
+            return None if bar is None else f"deals vs {vs}, evaluation at update {update}"
+
         for spec in args.eval_specs():
             res = evaluate_policy(net, rules, spec, args.eval_deals, seed=args.seed,
-                                  workers=args.workers)
+                                  workers=args.workers, progress=label(spec))
             key = f"eval/vs_{spec.replace(':', '_')}"
             scalars[key], scalars[f"{key}_ci95"] = res["mean"], res["ci95"]
         if best_path.exists():
             res = evaluate_policy(net, rules, f"ppo:{best_path}", args.eval_deals,
-                                  seed=args.seed, workers=args.workers)
+                                  seed=args.seed, workers=args.workers, progress=label("best"))
             scalars["eval/vs_best"], scalars["eval/vs_best_ci95"] = res["mean"], res["ci95"]
         if not best_path.exists() or scalars["eval/vs_best"] > 0:
             save_policy_file(best_path, net, rules, meta={"update": update})
@@ -580,6 +603,8 @@ def train(args: Args, given: set[str] | None = None, progress: bool = True,
                             if k.startswith("eval/vs_") and not k.endswith("_ci95"))
         return scalars
 
+    if bar is not None and args.eval_every:
+        print(evaluation_plan(args, update0, global_step), file=sys.stderr, flush=True)
     if args.eval_every and update0 == 0:
         log.log(0, 0, run_evals(0))           # the starting point (random or BC weights)
 

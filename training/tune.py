@@ -139,7 +139,7 @@ def field_score(params: dict, deal: int, seed: int, rules: RuleConfig) -> float:
             it = iter(table())
             agents = [_agent(params) if s == rotation else next(it) for s in range(4)]
             for s, a in enumerate(agents):
-                a.reseed(agent_seed(seed, deal, 10 * t + rotation, s))
+                a.reseed(agent_seed(seed, deal, s))
             hand = Hand(rules, seed=deal_seed(seed, deal))
             total += play_hand(hand, agents, rotation).delta
             hands += 1

@@ -30,12 +30,11 @@ from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from agents.base import BaseAgent
+from agents.base import BaseAgent, legal_in_mask
 from agents.heuristic.defence import Option, best_of, defence_for, expected_points
 from agents.heuristic.evaluator import Discard, Evaluator
 from agents.heuristic.params import HeuristicParams, default
 from agents.heuristic.tables import INF
-from mjenv.env.actions import legal_ids
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
 from mjenv.tiles import Meld
@@ -90,15 +89,9 @@ class HeuristicAgent(BaseAgent):
     # --- protocol -----------------------------------------------------------------------
 
     def act(self, observation: np.ndarray | None, mask: np.ndarray, view: PlayerView) -> int:
-        allowed = mask.tolist()
-        ids = legal_ids(view)
-        legal = view.legal
-        if not all(allowed[aid] for aid in ids):      # a mask narrower than the rules
-            legal = tuple([a for a, aid in zip(legal, ids) if allowed[aid]])
-            ids = [aid for aid in ids if allowed[aid]]
-            if not ids:
-                raise ValueError(f"heuristic agent: no legal action in the mask (seat "
-                                 f"{view.seat}, phase {view.phase})")
+        legal, ids = legal_in_mask(view, mask, "heuristic")
+        # ``choose`` returns one of ``legal`` itself: ``index`` finds it by identity, where a
+        # dictionary hashed every action
         return ids[legal.index(self.choose(view, legal))]
 
     def choose(self, view: PlayerView, legal: Sequence[Action]) -> Action:

@@ -16,6 +16,7 @@ import json
 import sys
 
 from mjenv.cli.eval import add_program_arguments, check_program_arguments
+from mjenv.cli.options import check_bounds
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,12 +84,7 @@ def _check(args: argparse.Namespace) -> None:
             if getattr(args, option):
                 raise ValueError(f"--{option.replace('_', '-')} applies to a league, not to "
                                  f"--card")
-    if args.deals is not None and args.deals < 1:
-        raise ValueError(f"--deals must be >= 1, got {args.deals}")
-    if args.seed is not None and args.seed < 0:
-        raise ValueError(f"--seed must be >= 0, got {args.seed}")
-    if args.workers < 1:
-        raise ValueError(f"--workers must be >= 1, got {args.workers}")
+    check_bounds(args, deals={"low": 1}, seed={"low": 0}, workers={"low": 1})
     check_program_arguments(args)
     check_output_file(args.markdown, "--markdown")
     check_output_file(args.html, "--html")

@@ -37,11 +37,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mjenv.cli.options import check_bounds
     from mjenv.scoring.audit import (MIN_REACH, candidates, exclusion_rows, render_report,
                                      run_audit, unreached)
 
-    if args.hands < 1 or args.workers < 1:
-        print("mjenv audit: --hands and --workers must be >= 1", file=sys.stderr)
+    try:
+        check_bounds(args, hands={"low": 1}, seed={"low": 0}, workers={"low": 1})
+    except ValueError as exc:
+        print(f"mjenv audit: {exc}", file=sys.stderr)
         return 2
     out = DEFAULT_OUT if args.write else args.out
     t0 = time.perf_counter()

@@ -16,7 +16,8 @@ import sys
 import time
 from typing import TextIO
 
-from mjenv.cli.options import add_ascii_flag, add_log_flag, log_folder, tile_style
+from mjenv.cli.options import (add_ascii_flag, add_log_flag, check_bounds, log_folder,
+                               tile_style)
 
 SEATS = ("heuristic", "heuristic:nodefence", "heuristic:efficiency", "random")
 
@@ -75,8 +76,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from training.evaluate import evaluate, format_table
     out = out or sys.stdout
     try:
-        if args.deals < 1:
-            raise ValueError(f"--deals must be >= 1, got {args.deals}")
+        check_bounds(args, deals={"low": 1}, seed={"low": 0})
         logs = log_folder(args)
         start = time.monotonic()
         play_match(args.seed, args.rounds, tile_style(args), args.every_event, out, logs)

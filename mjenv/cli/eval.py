@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="evaluation seed (default 0)")
     parser.add_argument("--match", action="store_true",
                         help="play whole matches instead of single hands; adds mean rank")
+    parser.add_argument("--paired", action="store_true",
+                        help="quick comparison: each deal once, the candidate in seat deal %% 4, "
+                             "against the same deal with a --vs agent in that seat (gain)")
     parser.add_argument("--workers", type=int, default=1,
                         help="processes (results are identical for any count; default 1)")
     parser.add_argument("--min-points", type=int, default=None,
@@ -58,12 +61,14 @@ def add_program_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def check_program_arguments(args: argparse.Namespace) -> None:
-    """``ValueError`` for a timeout that is not a positive number of seconds."""
-    if not args.timeout > 0 or args.timeout != args.timeout or args.timeout == float("inf"):
-        raise ValueError(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    """``ValueError`` for a timeout that is not a positive, finite number of seconds."""
+    from mjenv.cli.options import check_bounds
+
+    check_bounds(args, timeout={"above": 0, "high": 1e9})
 
 
 def run(args: argparse.Namespace) -> int:
+    from mjenv.cli.options import check_bounds
     from mjenv.rules import RuleConfig
     from training.duplicate import check_output_file
     from training.evaluate import Interrupted, evaluate, format_table
@@ -79,11 +84,12 @@ def run(args: argparse.Namespace) -> int:
 
     status = 0
     try:
+        check_bounds(args, deals={"low": 1}, seed={"low": 0}, workers={"low": 1})
         rules = RuleConfig(**options)
         check_program_arguments(args)
         check_output_file(args.save, "--save")
         report = evaluate(args.agent, args.vs, args.deals, args.seed, rules, match=args.match,
-                          workers=args.workers, progress=not args.no_progress,
+                          paired=args.paired, workers=args.workers, progress=not args.no_progress,
                           snapshot=save if args.save else None, log_dir=args.log,
                           timeout=args.timeout, stderr_dir=args.bot_logs)
     except ValueError as e:

@@ -19,7 +19,8 @@ import argparse
 import sys
 from typing import TextIO
 
-from mjenv.cli.options import add_ascii_flag, add_log_flag, log_folder, tile_style
+from mjenv.cli.options import (add_ascii_flag, add_log_flag, check_bounds, log_folder,
+                               tile_style)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -169,9 +170,8 @@ def run(args: argparse.Namespace, inp: TextIO | None = None, out: TextIO | None 
     options = {k: v for k, v in (("min_points", args.min_points), ("rounds", args.rounds))
                if v is not None}
     try:
+        check_bounds(args, hands={"low": 1}, seed={"low": 0})
         rules = RuleConfig(**options)
-        if args.hands is not None and args.hands < 1:
-            raise ValueError(f"--hands must be >= 1, got {args.hands}")
         logs = log_folder(args)
         play_session(seat=args.seat, vs=args.vs, seed=args.seed, hands=args.hands, rules=rules,
                      style=tile_style(args), inp=inp or sys.stdin, out=out or sys.stdout,

@@ -4,8 +4,10 @@ The log is JSON lines (``mjenv.game.dump_log``) or one JSON array of events. Ver
 re-runs every decision through the engine (``mjenv.game.replay``) and stops at the first
 event the engine does not reproduce; a log cut in the middle of a hand fails too (a match log
 may stop between hands). Only a verified log is played back, one frame per decision, with
-``--delay`` seconds between frames or ``--step`` to wait for Enter. Exit status 1 when the
-log cannot be read or does not replay, one line naming why.
+``--delay`` seconds between frames on a terminal (none when the output is a file or a pipe:
+nobody watches it) or ``--step`` to wait for Enter. Exit status 1 when the log does not replay
+(the verification's answer), 2 when it cannot be read or an option is wrong; one line each,
+naming why.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from typing import Iterator
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", help="game log: JSON lines (Hand.log / Match.log) or a JSON array")
     parser.add_argument("--delay", type=float, default=0.5, metavar="SECONDS",
-                        help="pause between frames (default 0.5)")
+                        help="pause between frames on a terminal (default 0.5; no pause when "
+                             "the output is not a terminal)")
     parser.add_argument("--step", action="store_true", help="wait for Enter after each frame")
     parser.add_argument("--ascii", action="store_true",
                         help="tiles as 1m…7z instead of Unicode glyphs")
@@ -50,15 +53,20 @@ def _frames(events: list[dict], style: str) -> Iterator[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mjenv.cli.options import check_bounds
     from mjenv.game import Match, ReplayError, read_log, replay
 
     try:
+        check_bounds(args, delay={"low": 0})
         events = read_log(args.log)
         result = replay(events, require_hand_end=True)
-    except (OSError, ValueError) as exc:          # ReplayError is a ValueError
-        kind = "does not replay" if isinstance(exc, ReplayError) else "cannot be read"
-        print(f"mjenv replay: {args.log} {kind}: {exc}", file=sys.stderr)
+    except ReplayError as exc:
+        print(f"mjenv replay: {args.log} does not replay: {exc}", file=sys.stderr)
         return 1
+    except (OSError, ValueError) as exc:
+        kind = "" if str(exc).startswith("--") else f"{args.log} cannot be read: "
+        print(f"mjenv replay: {kind}{exc}", file=sys.stderr)
+        return 2
     hands = sum(1 for ev in events if ev.get("type") == "deal")
     scores = result.scores if isinstance(result, Match) else result.scores_after
     early = " (the match stops here, before its last round)" \
@@ -67,14 +75,15 @@ def run(args: argparse.Namespace) -> int:
           f"{' '.join(f'{s:+d}' for s in scores)}{early}")
     if args.verify_only:
         return 0
-    clear = sys.stdout.isatty()
+    terminal = sys.stdout.isatty()
     for frame in _frames(events, "ascii" if args.ascii else "unicode"):
-        if clear:
+        if terminal:
             sys.stdout.write("\x1b[2J\x1b[H")
         print(frame)
         print()
         if args.step:
             input("-- Enter for the next decision --")
-        elif args.delay > 0:
+        elif terminal and args.delay > 0:
+            sys.stdout.flush()
             time.sleep(args.delay)
     return 0

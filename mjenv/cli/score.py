@@ -47,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from mjenv.rules import RuleConfig
     from mjenv.scoring import NotWinningHand, WinContext, score
+    from mjenv.cli.options import check_bounds
     from mjenv.tiles import parse_meld, parse_tile, parse_tiles, parse_wind, tiles_to_str
 
     try:
@@ -56,15 +57,10 @@ def run(args: argparse.Namespace) -> int:
                       if m.strip())
         seat = _named("--seat", args.seat, parse_wind)
         rnd = _named("--round", args.round, parse_wind)
+        check_bounds(args, dealer={"low": 0, "high": 3}, repeat={"low": 0})
         min_points = RuleConfig().min_points if args.min_points is None else args.min_points
-        RuleConfig(min_points=min_points)
-        if args.dealer is not None and not 0 <= args.dealer <= 3:
-            raise ValueError(f"--dealer {args.dealer}: a seat is 0–3")
-        if args.repeat is not None:
-            if args.dealer is None:
-                raise ValueError("--repeat needs --dealer (the bonus is paid by or to the dealer)")
-            if args.repeat < 0:
-                raise ValueError(f"--repeat {args.repeat}: the repeat counter is >= 0")
+        if args.repeat is not None and args.dealer is None:
+            raise ValueError("--repeat needs --dealer (the bonus is paid by or to the dealer)")
         ctx = WinContext(tsumo=args.tsumo, seat_wind=seat, round_wind=rnd,
                          **{f: getattr(args, f) for f in FLAGS})
         result = score(hand, win, melds, ctx)

@@ -5,8 +5,8 @@ The log is what ``mjenv replay`` reads (JSON lines or a JSON array of ``Hand.log
 ``Match.log`` events), verified by the engine the same way first. The page goes to ``-o``
 (default: the log's path with ``.html``). An existing file there is replaced only if ``mjenv
 view`` wrote it; anything else is left alone and the command stops, unless ``--force``.
-Exit status 1 when the log cannot be read or does not replay (as ``mjenv replay``), 2 when the
-page cannot be written there; each with one line naming why.
+Exit status 2 when the log cannot be read or does not replay, or the page cannot be written
+there; one line naming why.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:              # ReplayError is a ValueError
         kind = "does not replay" if isinstance(exc, ReplayError) else "cannot be read"
         print(f"mjenv view: {log} {kind}: {exc}", file=sys.stderr)
-        return 1
+        return 2
     tmp = out.with_name(f".{out.name}.tmp{os.getpid()}")
     try:
         tmp.write_text(text, encoding="utf-8")

@@ -155,9 +155,14 @@ def legal_ids(view: PlayerView) -> list[int]:
 
 def legal_mask(view: PlayerView) -> np.ndarray:
     """int8[110] with 1 exactly at the ids of ``view.legal`` (all zero when not to act)."""
+    return mask_of(legal_ids(view))
+
+
+def mask_of(ids: list[int]) -> np.ndarray:
+    """int8[110] with 1 exactly at ``ids`` (``legal_mask`` of the view they are the ids of)."""
     mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    if view.legal:
-        mask[legal_ids(view)] = 1
+    if ids:
+        mask.put(ids, 1)
     return mask
 
 

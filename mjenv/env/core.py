@@ -19,10 +19,10 @@ from typing import Any, Mapping, NamedTuple
 import numpy as np
 from gymnasium.error import ResetNeeded
 
-from mjenv.env.actions import NUM_ACTIONS, decode_action, describe, legal_ids, legal_mask
-from mjenv.env.observation import encode
+from mjenv.env.actions import NUM_ACTIONS, describe, legal_ids, mask_of
+from mjenv.env.observation import Encoder
 from mjenv.env.render import render_table
-from mjenv.game import Hand, HandResult, IllegalActionError, Match, PlayerView
+from mjenv.game import Action, Hand, HandResult, IllegalActionError, Match, PlayerView
 from mjenv.rules import RuleConfig
 
 #: Scalar rewards are game-score changes times this (one reward unit = 100 points).
@@ -67,9 +67,22 @@ def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
     return value
 
 
+class Decision(NamedTuple):
+    """What the seat to act decides from, built once per decision: its view, its mask (the
+    table's own: copy it before handing it out) and, by action id, the engine's own legal
+    action objects (``Hand.step`` recognises them by identity)."""
+
+    seat: int
+    view: PlayerView
+    mask: np.ndarray
+    actions: dict[int, Action]
+
+
 class Table:
     """A hand (``episode="hand"``) or a match (``episode="match"``) driven one decision at a
-    time. ``hand_context="random"`` samples dealer, round wind, repeat and scores per hand."""
+    time. ``hand_context="random"`` samples dealer, round wind, repeat and scores per hand.
+    Each seat's observation planes are kept by an :class:`~mjenv.env.observation.Encoder`
+    of its own, so an observation costs what changed since that seat's last one."""
 
     def __init__(self, rules: RuleConfig = RuleConfig(), *, episode: str = "hand",
                  hand_context: str = "fixed", illegal_action: str = "penalize",
@@ -90,7 +103,8 @@ class Table:
         self.hand: Hand | None = None
         self.done = True
         self._last_seat = 0
-        self._cache: tuple[PlayerView, np.ndarray] | None = None   # see _current()
+        self._decision: Decision | None = None     # see decision()
+        self._encoders = [Encoder() for _ in range(4)]
 
     # ---- episode start ---------------------------------------------------------------------
 
@@ -116,30 +130,33 @@ class Table:
             hand = Hand(self.rules, wall=wall, seed=None if wall is not None else seed, **kw)
         self.match, self.hand = match, hand       # only once the deal succeeded
         self.done = False
-        self._cache = None
+        self._decision = None
 
     # ---- state -----------------------------------------------------------------------------
 
     @property
     def seat(self) -> int:
         """The seat to act now (the lowest of ``to_act``); after the end, the last actor."""
-        to_act = self.require_hand().to_act
-        return to_act[0] if to_act and not self.done else self._last_seat
+        return self.decision().seat
+
+    def decision(self) -> Decision:
+        """The seat to act, its view, mask and legal actions by id (built once per decision;
+        after the end: the last actor's view and an all-zero mask)."""
+        if self._decision is None:
+            hand = self.require_hand()
+            to_act = hand.to_act
+            seat = to_act[0] if to_act and not self.done else self._last_seat
+            view = hand.view(seat)
+            ids = legal_ids(view) if not self.done else []
+            self._decision = Decision(seat, view, mask_of(ids), dict(zip(ids, view.legal)))
+        return self._decision
 
     def view(self, seat: int | None = None) -> PlayerView:
         """The view of ``seat`` (default: the seat to act, cached until the next step)."""
-        if seat is None or (not self.done and seat == self.seat):
-            return self._current()[0]
+        decision = self.decision()
+        if seat is None or seat == decision.seat:
+            return decision.view
         return self.hand.view(seat)
-
-    def _current(self) -> tuple[PlayerView, np.ndarray]:
-        """(view, mask) of the seat to act, built once per decision."""
-        if self._cache is None:
-            self.require_hand()
-            view = self.hand.view(self.seat)
-            mask = legal_mask(view) if not self.done else np.zeros(NUM_ACTIONS, dtype=np.int8)
-            self._cache = (view, mask)
-        return self._cache
 
     def require_hand(self) -> Hand:
         """The hand being played; ``ResetNeeded`` (one line) before the first ``reset``."""
@@ -149,7 +166,12 @@ class Table:
 
     def mask(self) -> np.ndarray:
         """A copy of the seat to act's legal-action mask (all zero once the episode is over)."""
-        return self._current()[1].copy()
+        return self.decision().mask.copy()
+
+    def planes(self, view: PlayerView) -> np.ndarray:
+        """The observation planes of ``view`` (a view of this table), from its seat's encoder:
+        the encoder's own array, valid until that seat is encoded again (copy to keep)."""
+        return self._encoders[view.seat].encode(view)
 
     def render(self, mode: str, style: str) -> str | np.ndarray:
         """The whole table, the seat to act marked: text (``render_table``) for ``"ansi"`` and
@@ -164,13 +186,14 @@ class Table:
     def observe(self, seat: int | None = None) -> tuple[dict[str, np.ndarray], PlayerView]:
         """``({"observation", "action_mask"}, view)`` of ``seat`` (default: the seat to act).
         The mask is all zero for a seat that is not to act and after the episode ends."""
-        if seat is None or seat == self.seat:
-            view, mask = self._current()
-            mask = mask.copy()             # callers may write to theirs; ours validates steps
+        decision = self.decision()
+        if seat is None or seat == decision.seat:
+            view = decision.view
+            mask = decision.mask.copy()    # callers may write to theirs; ours validates steps
         else:
             view = self.hand.view(seat)
             mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        return {"observation": encode(view), "action_mask": mask}, view
+        return {"observation": self.planes(view).copy(), "action_mask": mask}, view
 
     # ---- decisions -------------------------------------------------------------------------
 
@@ -185,18 +208,20 @@ class Table:
         if self.done:
             self.require_hand()
             raise RuntimeError("the episode is over: call reset()")
-        seat = self.seat
-        view, mask = self._current()
-        i = as_id(aid)
-        if i is None or not mask[i]:
+        seat, view, _, actions = self.decision()
+        action = actions.get(aid) if type(aid) is int else None      # the common case
+        if action is None:
+            i = as_id(aid)
+            action = actions.get(i) if i is not None else None
+        if action is None:
             self._refuse(seat, view, aid)
             self.done = True
-            self._cache = None
+            self._decision = None
             self._last_seat = seat
             return Outcome(seat, _ZERO, False, True, illegal=True)
         hand = self.hand
-        hand.step(seat, decode_action(i, view))
-        self._cache = None
+        hand.step(seat, action)
+        self._decision = None
         self._last_seat = seat
         if not hand.over:
             return Outcome(seat, _ZERO, False, False)

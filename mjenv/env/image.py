@@ -11,8 +11,9 @@ and, once the hand is over, the result with each winner's yaku. Seat 0 sits at t
 the following seats to its right, across and left, as around a real table. Tile faces come from
 ``mjenv.faces``, like the HTML replay viewer's.
 
-Pillow draws it; it is imported on the first frame, so environments that never render in this
-mode never load it.
+Pillow draws it with its built-in font (Latin only: every text of a frame is ``ascii`` style,
+no CJK, ``tests/env/test_image.py`` checks the font has each character drawn); Pillow is
+imported on the first frame, so environments that never render in this mode never load it.
 """
 
 from __future__ import annotations

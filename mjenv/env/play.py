@@ -29,7 +29,7 @@ import numpy as np
 
 from mjenv.env.actions import decode_action, legal_mask
 from mjenv.env.core import as_id, illegal_message
-from mjenv.env.observation import encode
+from mjenv.env.observation import Encoder, encode
 from mjenv.game import Action, Hand, IllegalActionError, PlayerView
 
 
@@ -49,11 +49,13 @@ class Step:
     action: Action
 
 
-def decide(agent: Any, view: PlayerView) -> Step:
-    """Ask ``agent`` for its decision in ``view`` (the observation encoded only if it needs
-    one); ``MaskedActionError`` for an id outside the mask."""
+def decide(agent: Any, view: PlayerView, encoder: Encoder | None = None) -> Step:
+    """Ask ``agent`` for its decision in ``view`` (the observation encoded, by ``encoder`` if
+    given, only if it needs one); ``MaskedActionError`` for an id outside the mask."""
     mask = legal_mask(view)
-    observation = encode(view) if getattr(agent, "needs_observation", True) else None
+    observation = None
+    if getattr(agent, "needs_observation", True):
+        observation = encode(view) if encoder is None else encoder.encode(view).copy()
     chosen = agent.act(observation, mask, view)
     aid = as_id(chosen)
     if aid is None or not mask[aid]:
@@ -68,11 +70,12 @@ def play(hand: Hand, seats: Sequence[Any], *,
     whose agent is ``None`` must decide (see the module docstring)."""
     observers = observers_of(seats)
     show_log(hand, observers)
+    encoders = [Encoder() for _ in range(4)]     # each seat's planes follow its views
     while not hand.over:
         seat = next((s for s in hand.to_act if seats[s] is not None), None)
         if seat is None:
             return
-        step = decide(seats[seat], hand.view(seat))
+        step = decide(seats[seat], hand.view(seat), encoders[seat])
         hand.step(seat, step.action)
         show_log(hand, observers)
         if on_step is not None:

@@ -115,7 +115,7 @@ def table_status(hand: Hand, style: str = "unicode") -> list[str]:
     if hand.result is None:
         lines.append(_target_line(hand.phase, _public_target(hand), turn_view.target_from, style))
     else:
-        lines.extend(_result_lines(hand))
+        lines.extend(_result_lines(hand, style))
     return lines
 
 
@@ -133,11 +133,13 @@ def drawn_tile(hand: Hand) -> tuple[int | None, int | None]:
     return seat, hand.view(seat).target_tile
 
 
-def _result_lines(hand: Hand) -> list[str]:
+def _result_lines(hand: Hand, style: str) -> list[str]:
+    """The result; Chinese text only in the ``unicode`` style (``ascii`` is also what the
+    ``rgb_array`` frames draw, with a font that has no CJK glyphs)."""
     r = hand.result
     deltas = "deltas " + " ".join(f"{d:+d}" for d in r.deltas)
     if r.kind == "draw":
-        return [f"exhaustive draw (流局) · {deltas}"]
+        return [f"exhaustive draw{' (流局)' if style == 'unicode' else ''} · {deltas}"]
     src = "" if r.kind == "tsumo" else \
         f" on seat {r.discarder}'s {'added kan' if r.robbed else 'discard'}"
     lines = [f"{r.kind} {tile_text(r.win_tile, 'ascii')}{src} · {deltas}"]

@@ -47,12 +47,15 @@ again (a new shuffle; with a new random context under ``hand_context="random"``)
 In match mode hands simply continue; score changes from hands finished before the learner's
 first decision are added to its first reward.
 
-Vector environments: works in ``gymnasium.vector.SyncVectorEnv`` and ``AsyncVectorEnv``
-(opponent objects must then be picklable; specs are built in each process), and in SB3's
-``make_vec_env`` (``docs/sb3.md``). The env assumes Gymnasium 1.x's default autoreset mode
-``NEXT_STEP``: after a terminal step the vector env's next ``step`` call resets the sub-env
-and ignores that action (the terminal mask is all zero, so mask-driven samplers pick id 0
-there).
+Vector environments: ``gymnasium.make_vec("mjenv/MahjongSingle-v0", num_envs=N)`` builds the
+native one (``mjenv.env.vector.MahjongVectorEnv``: the same tables, observations in
+preallocated arrays, network opponents' decisions batched); the env also works in
+``gymnasium.vector.SyncVectorEnv`` and ``AsyncVectorEnv`` (opponent objects must then be
+picklable; specs are built in each process), and in SB3's ``make_vec_env`` or
+``mjenv.env.sb3.MahjongVecEnv`` (``docs/sb3.md``). The env assumes Gymnasium 1.x's default
+autoreset mode ``NEXT_STEP``: after a terminal step the vector env's next ``step`` call resets
+the sub-env and ignores that action (the terminal mask is all zero, so mask-driven samplers
+pick id 0 there).
 
 Arguments
 ---------
@@ -90,11 +93,10 @@ import numpy as np
 from gymnasium import spaces
 
 from mjenv.env.actions import NUM_ACTIONS
-from mjenv.env.core import ILLEGAL_PENALTY, REWARD_SCALE, as_id, illegal_message
+from mjenv.env.core import ILLEGAL_PENALTY, REWARD_SCALE
 from mjenv.env.display import METADATA, TableEnv
 from mjenv.env.gym_env import observation_space
-from mjenv.env.play import show_log
-from mjenv.game import HandResult, IllegalActionError
+from mjenv.env.learner import LearnerTable, advance, check_seat, make_opponents
 from mjenv.rules import RuleConfig
 
 SINGLE_ENV_ID = "mjenv/MahjongSingle-v0"
@@ -114,102 +116,72 @@ class SingleAgentEnv(TableEnv, gym.Env):
                  illegal_penalty: float = ILLEGAL_PENALTY, render_mode: str | None = None,
                  tile_style: str = "unicode", max_redeals: int = 1000,
                  **rule_options: Any) -> None:
-        _check_seat(learner_seat)
-        if observation not in OBSERVATIONS:
-            raise ValueError(f"observation must be one of {', '.join(map(repr, OBSERVATIONS))}, "
-                             f"got {observation!r}")
+        check_seat(learner_seat)
+        check_observation(observation)
         self._open_table(rules, rule_options, render_mode=render_mode, tile_style=tile_style,
                          episode=episode, hand_context=hand_context,
                          illegal_action=illegal_action, reward_scale=reward_scale,
                          illegal_penalty=illegal_penalty)
-        self.opponents = make_opponents(opponents)
-        self.learner_seat = learner_seat
-        self.seat = learner_seat if learner_seat is not None else 0
+        self.game = LearnerTable(self.table, make_opponents(opponents), learner_seat,
+                                 max_redeals)
         self.observation = observation
-        self.max_redeals = max_redeals
         self.observation_space = observation_space()
         if observation == "planes":
             self.observation_space = self.observation_space["observation"]
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self._carry = [0, 0, 0, 0]
-        self._observers: list = []
+
+    @property
+    def opponents(self) -> list[Any]:
+        return self.game.opponents
+
+    @property
+    def seat(self) -> int:
+        """The learner's seat in this episode."""
+        return self.game.seat
+
+    @property
+    def learner_seat(self) -> int | None:
+        return self.game.learner_seat
+
+    @property
+    def max_redeals(self) -> int:
+        return self.game.max_redeals
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict, dict]:
         super().reset(seed=seed)
         opts = dict(options or {})
-        seat_opt = opts.pop("learner_seat", self.learner_seat)
-        _check_seat(seat_opt)
+        seat = opts.pop("learner_seat", self.game.learner_seat)
+        check_seat(seat)
         redeals = 0
         while True:
-            self.seat = seat_opt if seat_opt is not None else int(self.np_random.integers(4))
-            self.table.reset(self.np_random, opts)
-            for opponent in self.opponents:
-                reseed = getattr(opponent, "reseed", None)
-                if reseed is not None:
-                    reseed(int(self.np_random.integers(2**63)))
-            self._observers = [((self.seat + k + 1) % 4, o.observe)
-                               for k, o in enumerate(self.opponents) if hasattr(o, "observe")]
-            show_log(self.table.hand, self._observers)
-            deltas, _ = self._advance()
-            if not self.table.done:
+            self.game.deal(self.np_random, opts, seat)
+            advance(self.game)
+            if self.game.dealt(opts, redeals):
                 break
-            if "wall" in opts:
-                raise ValueError("the hand dealt from options['wall'] ends before the learner "
-                                 f"(seat {self.seat}) decides anything; choose another wall")
             redeals += 1
-            if redeals > self.max_redeals:
-                raise RuntimeError(f"{redeals} hands in a row ended before the learner's first "
-                                   f"decision")
-        self._carry = deltas
         obs, info = self._observe([0, 0, 0, 0])
         info["redeals"] = redeals
         self._redraw()
         return obs, info
 
     def step(self, action: Any) -> tuple[dict, float, bool, bool, dict]:
-        out = self.table.play(action)
-        show_log(self.table.hand, self._observers)
+        out = self.game.play(action)
         if out.illegal:
             obs, info = self._observe([0, 0, 0, 0])
             return obs, float(self.table.illegal_penalty), True, False, info
-        deltas = [c + d for c, d in zip(self._carry, out.deltas)]
-        self._carry = [0, 0, 0, 0]
-        result = out.result
-        if not out.done:
-            more, last = self._advance()
-            deltas = [a + b for a, b in zip(deltas, more)]
-            result = last or result
+        advance(self.game)
+        deltas, result = self.game.take()
         obs, info = self._observe(deltas)
         if result is not None:
             info["result"] = result
         self._redraw()
-        reward = deltas[self.seat] * self.table.reward_scale
+        reward = deltas[self.game.seat] * self.table.reward_scale
         return obs, float(reward), self.table.done, False, info
 
-    def _advance(self) -> tuple[list[int], HandResult | None]:
-        """Let the opponents act until the learner must decide or the episode ends."""
-        table = self.table
-        deltas = [0, 0, 0, 0]
-        result = None
-        while not table.done and table.seat != self.seat:
-            seat = table.seat
-            opponent = self.opponents[(seat - self.seat) % 4 - 1]
-            obs, view = table.observe(seat)
-            aid = opponent.act(obs["observation"], obs["action_mask"], view)
-            i = as_id(aid)
-            if i is None or not obs["action_mask"][i]:
-                raise IllegalActionError(f"opponent {getattr(opponent, 'name', opponent)!s} "
-                                         f"(seat {seat}): {illegal_message(view, aid)}")
-            out = table.play(i)
-            show_log(table.hand, self._observers)
-            deltas = [a + b for a, b in zip(deltas, out.deltas)]
-            result = out.result or result
-        return deltas, result
-
     def _observe(self, rewards: list[int]) -> tuple[Any, dict]:
-        obs, view = self.table.observe(self.seat)
-        info = {"seat": self.seat, "rewards": rewards, "view": view,
+        obs, view = self.table.observe(self.game.seat)
+        info = {"seat": self.game.seat, "rewards": rewards, "view": view,
                 "action_mask": obs["action_mask"].copy()}
         return (obs["observation"] if self.observation == "planes" else obs), info
 
@@ -218,32 +190,7 @@ class SingleAgentEnv(TableEnv, gym.Env):
         return self.table.mask().astype(bool)
 
 
-def make_opponents(opponents: str | Sequence[Any]) -> list[Any]:
-    """Three agents from one spec (``"heuristic"``) or a list of three specs or agent objects;
-    specs go through ``agents.make_agent`` (imported here, when asked for: the env layer does
-    not depend on the agents package otherwise)."""
-    if isinstance(opponents, str):
-        opponents = [opponents] * 3
-    try:
-        items = list(opponents)
-    except TypeError:
-        items = []
-    if len(items) != 3:
-        raise ValueError(f"opponents must be one agent spec or three specs/agents, got "
-                         f"{opponents!r}")
-    agents = []
-    for item in items:
-        if isinstance(item, str):
-            from agents import make_agent
-            item = make_agent(item)
-        elif not callable(getattr(item, "act", None)):
-            raise ValueError(f"opponent {item!r} is neither an agent spec nor an agent with "
-                             f"act(observation, mask, view)")
-        agents.append(item)
-    return agents
-
-
-def _check_seat(seat: Any) -> None:
-    if seat is not None and (isinstance(seat, bool) or not isinstance(seat, (int, np.integer))
-                             or not 0 <= seat <= 3):
-        raise ValueError(f"learner_seat must be None or a seat 0–3, got {seat!r}")
+def check_observation(observation: str) -> None:
+    if observation not in OBSERVATIONS:
+        raise ValueError(f"observation must be one of {', '.join(map(repr, OBSERVATIONS))}, "
+                         f"got {observation!r}")

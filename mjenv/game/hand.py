@@ -25,16 +25,19 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import compress, repeat
+from operator import is_
 from typing import Mapping, Sequence
 
-from mjenv.analysis import wait_kinds
+from mjenv.analysis.waits import held_counts, held_wait_kinds
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView, PondTile
 from mjenv.game.wall import WALL_SIZE, Wall, parse_wall, shuffled_wall, wall_to_strings
 from mjenv.rules import RuleConfig
 from mjenv.scoring import ScoreResult, WinContext, score
 from mjenv.scoring.settle import settle_ron, settle_tsumo
-from mjenv.tiles import Meld, parse_wind, tile_name
+from mjenv.tiles import TILE_NAMES, Meld, parse_wind, tile_name
 
 TURN, CLAIM, ROB = "turn", "claim", "rob"
 
@@ -47,6 +50,10 @@ _DISCARD = tuple(Action("discard", t) for t in range(34))
 _ANKAN = tuple(Action("ankan", t) for t in range(34))
 _KAKAN = tuple(Action("kakan", t) for t in range(34))
 _CHI = {t: Action("chi", t) for t in range(27) if t % 9 <= 6}
+# The log texts of the actions above (the only ones legal_actions hands out), by object id:
+# they live as long as the module, so no other object can share an id with one of them.
+_TEXT = {id(a): str(a) for a in (PASS, RON, TSUMO, PON, MINKAN, *_DISCARD, *_ANKAN, *_KAKAN,
+                                 *_CHI.values())}
 
 
 class IllegalActionError(ValueError):
@@ -78,8 +85,16 @@ def _seat(name: str, value: int) -> int:
     return value
 
 
-def _tiles(counts: Sequence[int]) -> list[int]:
-    return [t for t in range(34) for _ in range(counts[t])]
+@lru_cache(maxsize=1 << 16)
+def _suit_held(key: bytes, base: int) -> tuple[int, ...]:
+    return tuple(base + r for r, n in enumerate(key) for _ in range(n))
+
+
+def _held(counts: Sequence[int]) -> tuple[int, ...]:
+    """The tiles of 34 counts in tile order, suit by suit from a cache (suit patterns recur)."""
+    key = bytes(counts)
+    return (_suit_held(key[:9], 0) + _suit_held(key[9:18], 9) + _suit_held(key[18:27], 18)
+            + _suit_held(key[27:], 27))
 
 
 def _win_event(kind: str, result: HandResult) -> dict:
@@ -209,7 +224,7 @@ class Hand:
         return self._legal.get(seat, ())
 
     def concealed(self, seat: int) -> tuple[int, ...]:
-        return tuple(_tiles(self._counts[_seat("seat", seat)]))
+        return _held(self._counts[_seat("seat", seat)])
 
     def melds(self, seat: int) -> tuple[Meld, ...]:
         return tuple(self._melds[_seat("seat", seat)])
@@ -232,32 +247,31 @@ class Hand:
         """Exactly what ``seat`` may see now (its own drawn tile, never another's)."""
         _seat("seat", seat)
         own = self._counts[seat]
-        vis = self._visible
         if self._phase == TURN:
             target = self._drawn if seat == self._turn_seat else None
             target_from = self._turn_seat
         else:
             target, target_from = self._target, self._target_from
-        return PlayerView(
-            seat=seat,
-            hand=tuple(_tiles(own)),
-            melds=tuple(tuple(m) for m in self._melds),
-            ponds=tuple(tuple(p) for p in self._ponds),
-            unseen=tuple(4 - vis[k] - own[k] for k in range(34)),
-            dealer=self.dealer,
-            round_wind=self.round_wind,
-            seat_wind=(seat - self.dealer) % 4,
-            repeat=self.repeat,
-            live_wall_left=self._wall.live_left,
-            scores=self.scores_before,
-            furiten=self._furiten[seat],
-            phase=self._phase,
-            target_tile=target,
-            target_from=target_from,
-            legal=self._legal.get(seat, ()),
-            rules=self.rules,
-            kan_draw=self._phase == TURN and seat == self._turn_seat and self._kan_draw,
-        )
+        return PlayerView.trusted({
+            "seat": seat,
+            "hand": _held(own),
+            "melds": tuple(map(tuple, self._melds)),
+            "ponds": tuple(map(tuple, self._ponds)),
+            "unseen": tuple([4 - v - o for v, o in zip(self._visible, own)]),
+            "dealer": self.dealer,
+            "round_wind": self.round_wind,
+            "seat_wind": (seat - self.dealer) % 4,
+            "repeat": self.repeat,
+            "live_wall_left": self._wall.live_left,
+            "scores": self.scores_before,
+            "furiten": self._furiten[seat],
+            "phase": self._phase,
+            "target_tile": target,
+            "target_from": target_from,
+            "legal": self._legal.get(seat, ()),
+            "rules": self.rules,
+            "kan_draw": self._phase == TURN and seat == self._turn_seat and self._kan_draw,
+        })
 
     @property
     def scores_after(self) -> tuple[int, int, int, int]:
@@ -274,7 +288,9 @@ class Hand:
         if isinstance(action, str):
             action = Action.parse(action)
         legal = self._legal.get(seat)
-        if legal is None or action not in legal:
+        # identity first (the env passes the legal objects back): ``in`` alone calls the
+        # dataclass __eq__ of every action before the match
+        if legal is None or not (any(map(is_, legal, repeat(action))) or action in legal):
             self._reject(seat, action)
         if self._phase == TURN:
             self._turn_action(seat, action)
@@ -294,7 +310,7 @@ class Hand:
             + ", ".join(map(str, self._legal[seat])))
 
     def _decision_event(self, seat: int, action: Action, declined: bool) -> None:
-        ev = {"type": "decide", "seat": seat, "action": str(action)}
+        ev = {"type": "decide", "seat": seat, "action": _TEXT.get(id(action)) or str(action)}
         if declined:
             ev["declined_win"] = True
         self.log.append(ev)
@@ -315,7 +331,7 @@ class Hand:
             c[t] -= 1
             self._ponds[seat].append(PondTile(t, t == self._drawn, False))
             self._visible[t] += 1
-            self._drawn = None
+            self._drawn, self._kan_draw = None, False
             self._update_waits(seat)
             self._open_claims(seat, t)
         elif kind == "ankan":
@@ -330,13 +346,14 @@ class Hand:
         else:                              # kakan: robbing window first (RULES.md §3)
             c[t] -= 1
             self._visible[t] += 1
+            self._drawn, self._kan_draw = None, False
             self._open_rob(seat, t)
 
     # ---- turns ---------------------------------------------------------------------------
 
     def _begin_turn(self, seat: int, replacement: bool) -> None:
         wall = self._wall
-        t = wall.draw_replacement() if replacement else wall.draw()
+        t = wall.draw_replacement() if replacement else wall.draw(seat)
         if not replacement:
             self._live_draws[seat] += 1
             self._furiten[seat] = False    # the seat's next turn begins (RULES.md §4)
@@ -346,38 +363,48 @@ class Hand:
         self._drawn = t
         self._kan_draw = replacement
         self._target = self._target_from = None
-        self.log.append({"type": "draw", "seat": seat, "tile": tile_name(t), "dead": replacement})
-        self._tsumo = None
-        if t in self._waits[seat]:
-            live = wall.live_left
-            first = not replacement and self._live_draws[seat] == 1 and self._calls == 0
-            ctx = WinContext(
-                tsumo=True, seat_wind=(seat - self.dealer) % 4, round_wind=self.round_wind,
-                lingshang=replacement, haidi=not replacement and live == 0,
-                juezhang=self._visible[t] == 3,
-                tianhu=first and seat == self.dealer, dihu=first and seat != self.dealer)
-            c = self._counts[seat]
-            c[t] -= 1
-            hand = _tiles(c)
-            c[t] += 1
-            result = score(hand, t, tuple(self._melds[seat]), ctx)
-            if result.points >= self.rules.min_points:
-                self._tsumo = result
+        self.log.append({"type": "draw", "seat": seat, "tile": TILE_NAMES[t], "dead": replacement})
+        self._tsumo = self._tsumo_result(seat, t, replacement)
         self._legal = {seat: self._turn_legal(seat, can_kan=wall.live_left > 0)}
+
+    def _tsumo_result(self, seat: int, t: int, replacement: bool) -> ScoreResult | None:
+        """The seat's self-drawn win on ``t``, just drawn (a replacement after a kan or not),
+        if legal: on a wait and reaching min_points."""
+        if t not in self._waits[seat]:
+            return None
+        first = not replacement and self._live_draws[seat] == 1 and self._calls == 0
+        ctx = WinContext(
+            tsumo=True, seat_wind=(seat - self.dealer) % 4, round_wind=self.round_wind,
+            lingshang=replacement, haidi=not replacement and self._wall.live_left == 0,
+            juezhang=self._visible[t] == 3,
+            tianhu=first and seat == self.dealer, dihu=first and seat != self.dealer)
+        c = self._counts[seat]
+        c[t] -= 1
+        hand = _held(c)
+        c[t] += 1
+        result = score(hand, t, tuple(self._melds[seat]), ctx)
+        return result if result.points >= self.rules.min_points else None
 
     def _turn_legal(self, seat: int, can_kan: bool) -> tuple[Action, ...]:
         c = self._counts[seat]
-        acts = [_DISCARD[t] for t in range(34) if c[t]]
+        acts = list(compress(_DISCARD, c))
         if can_kan:
-            acts.extend([_ANKAN[t] for t in range(34) if c[t] == 4])
-            pons = sorted(m.first for m in self._melds[seat] if m.kind == "pon" and c[m.first])
-            acts.extend(_KAKAN[t] for t in pons)
+            if 4 in c:
+                acts.extend([_ANKAN[t] for t in range(34) if c[t] == 4])
+            melds = self._melds[seat]
+            if melds:
+                pons = sorted(m.first for m in melds if m.kind == "pon" and c[m.first])
+                acts.extend(_KAKAN[t] for t in pons)
         if self._tsumo is not None:
             acts.append(TSUMO)
         return tuple(acts)
 
     def _update_waits(self, seat: int) -> None:
-        self._waits[seat] = frozenset(wait_kinds(list(self._counts[seat]), tuple(self._melds[seat])))
+        # wait_kinds without its input checks: the engine's 13-tile hands are valid by
+        # construction (check_invariants says so in the tests)
+        key = bytes(self._counts[seat])
+        melds = self._melds[seat]
+        self._waits[seat] = frozenset(held_wait_kinds(key, held_counts(key, melds), len(melds)))
 
     # ---- claims --------------------------------------------------------------------------
 
@@ -390,10 +417,25 @@ class Hand:
             tsumo=False, seat_wind=(seat - self.dealer) % 4, round_wind=self.round_wind,
             hedi=hedi, qianggang=qianggang, juezhang=self._visible[t] == 4,
             renhu=self._live_draws[seat] == 0 and self._calls == 0)
-        result = score(_tiles(self._counts[seat]), t, tuple(self._melds[seat]), ctx)
+        result = score(_held(self._counts[seat]), t, tuple(self._melds[seat]), ctx)
         return result if result.points >= self.rules.min_points else None
 
     def _open_claims(self, discarder: int, t: int) -> None:
+        legal, rons = self._claim_options(discarder, t)
+        self._target, self._target_from = t, discarder
+        if not legal:
+            self._no_claim(discarder)
+            return
+        self._phase = CLAIM
+        self._rons = rons
+        self._answers = {}
+        self._legal = legal
+        self.log.append({"type": "claim_window", "tile": tile_name(t), "from": discarder,
+                         "asked": sorted(legal)})
+
+    def _claim_options(self, discarder: int, t: int
+                       ) -> tuple[dict[int, tuple[Action, ...]], dict[int, ScoreResult]]:
+        """Who may claim discard ``t`` and how (the seats' legal answers), and the rons."""
         final = self._wall.live_left == 0   # the final discard may only be ronned (§3)
         legal: dict[int, tuple[Action, ...]] = {}
         rons: dict[int, ScoreResult] = {}
@@ -422,26 +464,10 @@ class Hand:
             if acts:
                 acts.append(PASS)
                 legal[s] = tuple(acts)
-        self._target, self._target_from = t, discarder
-        if not legal:
-            self._no_claim(discarder)
-            return
-        self._phase = CLAIM
-        self._rons = rons
-        self._answers = {}
-        self._legal = legal
-        self.log.append({"type": "claim_window", "tile": tile_name(t), "from": discarder,
-                         "asked": sorted(legal)})
+        return legal, rons
 
     def _open_rob(self, declarer: int, t: int) -> None:
-        legal: dict[int, tuple[Action, ...]] = {}
-        rons: dict[int, ScoreResult] = {}
-        for k in (1, 2, 3):
-            s = (declarer + k) % 4
-            r = self._ron_result(s, t, qianggang=True)
-            if r is not None:
-                rons[s] = r
-                legal[s] = (RON, PASS)
+        legal, rons = self._rob_options(declarer, t)
         self._target, self._target_from = t, declarer
         if not legal:
             self._complete_kakan(declarer, t)
@@ -452,6 +478,19 @@ class Hand:
         self._legal = legal
         self.log.append({"type": "rob_window", "tile": tile_name(t), "from": declarer,
                          "asked": sorted(legal)})
+
+    def _rob_options(self, declarer: int, t: int
+                     ) -> tuple[dict[int, tuple[Action, ...]], dict[int, ScoreResult]]:
+        """Who may rob the kan ``t`` being added (ron or pass), and the rons."""
+        legal: dict[int, tuple[Action, ...]] = {}
+        rons: dict[int, ScoreResult] = {}
+        for k in (1, 2, 3):
+            s = (declarer + k) % 4
+            r = self._ron_result(s, t, qianggang=True)
+            if r is not None:
+                rons[s] = r
+                legal[s] = (RON, PASS)
+        return legal, rons
 
     def _answer(self, seat: int, action: Action) -> None:
         declined = seat in self._rons and action.kind != "ron"

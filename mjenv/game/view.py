@@ -8,6 +8,7 @@ order are simply not in it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from mjenv.game.actions import Action
 from mjenv.rules import RuleConfig
@@ -56,6 +57,16 @@ class PlayerView:
     legal: tuple[Action, ...]
     rules: RuleConfig
     kan_draw: bool = False
+
+    @classmethod
+    def trusted(cls, fields: dict[str, Any]) -> "PlayerView":
+        """The view of ``fields`` (every field, by name, in declaration order; the dict becomes
+        the view's own), as ``PlayerView(**fields)`` makes it but without its frozen per-field
+        ``__setattr__`` calls: for the engine, whose fields are complete and of the right
+        types by construction (``tests/env/test_same_game.py`` checks the two are equal)."""
+        view = object.__new__(cls)
+        object.__setattr__(view, "__dict__", fields)
+        return view
 
     def to_dict(self) -> dict:
         """The view as JSON-able data, field for field, in the notation of the logs: tiles as

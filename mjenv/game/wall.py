@@ -139,6 +139,18 @@ class Wall:
         self._end = LIVE_END
         self._dead: deque[int] = deque(tiles[LIVE_END:])
 
+    @classmethod
+    def resumed(cls, out: Sequence[int], live: Sequence[int], dead: Sequence[int]) -> "Wall":
+        """A wall part-way through a hand (a world rebuilt from a view, ``mjenv.game.world``):
+        ``live`` still to draw in order, ``dead`` front first (14 tiles), and ``out`` every
+        other tile (dealt, drawn, moved) — laid out as a full wall so that the kan shift moves
+        the last live tile exactly as it would have."""
+        if len(dead) != DEAD_SIZE:
+            raise WallError(f"the dead wall holds {DEAD_SIZE} tiles, got {len(dead)}")
+        wall = cls(parse_wall(tuple(sorted(out)) + tuple(live) + tuple(dead)))
+        wall._next = len(out)
+        return wall
+
     def deal(self, seat_offset: int) -> tuple[int, ...]:
         """The 13 tiles of the seat ``seat_offset`` places after the dealer (0 = dealer)."""
         return self.tiles[13 * seat_offset:13 * seat_offset + 13]
@@ -147,8 +159,10 @@ class Wall:
     def live_left(self) -> int:
         return self._end - self._next
 
-    def draw(self) -> int:
-        """The next live tile. The engine never draws from an empty live wall."""
+    def draw(self, seat: int) -> int:
+        """The next live tile, for ``seat`` (a wall in play deals in wall order, whoever
+        draws; ``mjenv.game.world`` has one that deals each seat its own stream). The engine
+        never draws from an empty live wall."""
         if self._next >= self._end:
             raise RuntimeError("draw from an empty live wall")
         t = self.tiles[self._next]

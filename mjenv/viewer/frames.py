@@ -8,6 +8,9 @@ about to be discarded is marked) and the next frame its outcome. Nothing about t
 written here a second time: tiles, melds, rivers and the wall come from the engine's own
 read-only state, and the texts only name what the events say.
 
+Every event of the log is a frame, a match's header (``match``, before its first deal) too,
+so the page steps through as many events as ``mjenv view`` and ``mjenv replay`` count.
+
 A frame is ``{"text", "kind", "seats", "state"}`` plus, where they apply, ``"private"`` and
 ``"public"`` (the seats that see all of the event, and the text for the others: a draw),
 ``"seen"``
@@ -144,7 +147,7 @@ def _frame(ev: dict, hand: Hand, number: int) -> dict[str, Any]:
                            "deltas": ev["deltas"], "bonus": 1 + hand.repeat,
                            "dealer": hand.dealer}
     elif kind == "exhaustive_draw":
-        frame["text"] = "exhaustive draw (流局): the live wall is empty"
+        frame["text"] = "exhaustive draw (liuju): the live wall is empty"
         frame["settle"] = {"kind": "draw", "wins": [], "deltas": [0, 0, 0, 0]}
     elif kind == "end":
         frame["text"] = ("hand over · payments " + " ".join(f"{d:+d}" for d in ev["deltas"])
@@ -199,6 +202,14 @@ def build(events: list[dict], *, title: str = "") -> dict[str, Any]:
                       "round": WIND_NAMES[deal["round_wind"]], "repeat": deal["repeat"],
                       "frames": _hand_frames(rules, events[b:e], number)})
     last_hand = result.hand if is_match else result
+    if is_match:                            # the match's header is a step too, before the deal
+        first_frames = hands[0]["frames"]
+        head = events[0]
+        first_frames.insert(0, {
+            "kind": head.get("type"), "seats": [], "state": first_frames[0]["state"],
+            "text": f"match: {rules.rounds} wind round{'s' if rules.rounds > 1 else ''}, "
+                    f"min_points {rules.min_points}, seed {head.get('seed')}"})
+        first_frames[1]["state"] = {}
     if tail:
         end = events[-1]
         hands[-1]["frames"].append({

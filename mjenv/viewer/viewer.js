@@ -7,6 +7,27 @@
   const WINDS = DATA.wind_names, NAMES = DATA.tile_names;
   const $ = (id) => document.getElementById(id);
 
+  // Whether the .zh font stack has Chinese glyphs here: a character it lacks is drawn as the
+  // same box (or nothing) as a code point no font has, so the two pictures are then equal.
+  function hasCjk() {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 40;
+    const ctx = canvas.getContext("2d");
+    const probe = document.createElement("span");
+    probe.className = "zh";
+    document.body.appendChild(probe);
+    ctx.font = "28px " + getComputedStyle(probe).fontFamily;
+    probe.remove();
+    const picture = (text) => {
+      ctx.clearRect(0, 0, 40, 40);
+      ctx.fillText(text, 4, 32);
+      return ctx.getImageData(0, 0, 40, 40).data.join(",");
+    };
+    return picture("\u9f99") !== picture("\u{10fffd}");    // 龙, a private-use code point
+  }
+  const cjk = hasCjk();
+  document.body.classList.toggle("no-cjk", !cjk);
+
   // Every frame with its full state (the data holds only what changed) and the settlement
   // so far in its hand.
   const flat = [];
@@ -145,26 +166,32 @@
                                    w.shape + ")"));
       const table = el("table", "yaku");
       const head = el("tr");
-      ["yaku", "", "", "points"].forEach((h, i) => {
-        head.appendChild(el("th", i === 3 ? "num" : "", h));
+      ["yaku", cjk ? "" : "yaku", "", "points"].forEach((h, i) => {
+        head.appendChild(el("th", i === 3 ? "num" : i === 0 ? "zh" : "", h));
       });
       table.appendChild(head);
       w.yaku.forEach((y) => {
         const tr = el("tr");
-        tr.appendChild(el("td", "", y[1]));
+        tr.appendChild(el("td", "zh", y[1]));
         tr.appendChild(el("td", "", y[2]));
-        tr.appendChild(el("td", "", y[0]));
+        tr.appendChild(el("td", "roman", y[0]));
         tr.appendChild(el("td", "num", String(y[3])));
         table.appendChild(tr);
       });
       const total = el("tr");
-      total.appendChild(el("th", "", "total P"));
-      total.appendChild(el("th"));
+      total.appendChild(el("th", "zh", "total P"));
+      total.appendChild(el("th", "", cjk ? "" : "total P"));
       total.appendChild(el("th"));
       total.appendChild(el("th", "num", String(w.points)));
       table.appendChild(total);
       box.appendChild(table);
     });
+    if (!cjk && (settle.wins || []).length) {
+      const note = el("div", "", "(no Chinese font found: the romanised names are shown; a " +
+                      "CJK font such as Noto Sans CJK shows the Chinese ones)");
+      note.id = "fontnote";
+      box.appendChild(note);
+    }
     if (settle.kind === "draw") box.appendChild(el("h3", "", "exhaustive draw: no payments"));
     if (settle.deltas) {
       box.appendChild(el("h3", "", "payments" + (settle.bonus ? " (dealer seat " + settle.dealer +

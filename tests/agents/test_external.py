@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from agents import make_agent
-from agents.external import ExternalAgent
+from agents.external import ExternalAgent, check_programs
 from mjenv.env.play import play
 from mjenv.game import Hand
 from mjenv.tiles import TILE_NAMES
@@ -206,3 +206,22 @@ def test_cmd_opponents_in_the_single_agent_env(tmp_path):
     messages = [json.loads(line) for line in path.read_text().splitlines()]
     assert [m["type"] for m in messages].count("deal") >= 2
     assert [m["type"] for m in messages].count("end") >= 1
+
+
+@pytest.mark.parametrize("command, reason", [
+    (["no_such_script.py"], "exited with code 2 before answering"),
+    ([str(BOTS / "fault_bot.py"), "hang", "1"], "did not answer within 0.3 s"),
+    ([str(BOTS / "fault_bot.py"), "garbage", "1"], "not a JSON object")])
+def test_a_program_that_fails_its_first_decision_is_refused_before_play(tmp_path, command,
+                                                                        reason):
+    spec = "cmd:" + shlex.join([sys.executable, *command])
+    with pytest.raises(ValueError, match="failed its first decision, before any play") as err:
+        check_programs(["random", spec], timeout=0.3, stderr_dir=str(tmp_path))
+    assert reason in str(err.value) and "\n" not in str(err.value)
+    if command[0] == "no_such_script.py":           # what the program said, and where
+        assert "can't open file" in str(err.value) and str(tmp_path) in str(err.value)
+
+
+def test_a_program_that_answers_its_first_decision_passes_the_check(tmp_path):
+    later = bot_spec("fault_bot.py", "crash", "2")  # fails later: a fault in play, not here
+    check_programs([example_spec(), later, "heuristic"], timeout=5, stderr_dir=str(tmp_path))

@@ -35,6 +35,11 @@ def test_demo_plays_a_match_then_shows_the_evaluation(capsys):
     out = capsys.readouterr().out
     assert "=== hand 1 ===" in out and "Final: #1 seat" in out
     assert "heuristic vs 3× random — 2 deals" in out
+    # the evaluation plays single hands: no wind-round count beside the one-round match
+    assert "rules {'min_points': 6}" in out and "rounds" not in out
+    assert main(["eval", "--agent", "random", "--vs", "random", "--deals", "1", "--match",
+                 "--rounds", "1", "--no-progress"]) == 0
+    assert "rules {'min_points': 6, 'rounds': 1}" in capsys.readouterr().out
 
 
 def test_eval_save_writes_the_report(tmp_path, capsys):
@@ -57,7 +62,7 @@ def test_eval_save_into_a_missing_directory_is_one_line_before_any_work(capsys, 
 
 def test_eval_rejects_a_bad_timeout_and_an_unusable_log_dir(capsys, tmp_path):
     assert main(["eval", "--deals", "1", "--timeout", "-1", "--no-progress"]) == 2
-    assert "--timeout must be a positive" in capsys.readouterr().err
+    assert "--timeout must be > 0, got -1.0" in capsys.readouterr().err
     blocker = tmp_path / "file"
     blocker.write_text("mine")
     assert main(["eval", "--deals", "1", "--log", str(blocker / "logs"), "--no-progress"]) == 2
@@ -104,3 +109,19 @@ def test_ctrl_c_stops_eval_cleanly_with_a_valid_partial_save(tmp_path):
     assert json.loads(save.read_text()) == report
     assert report["deals_done"] < report["deals"] == 5000
     assert report["hands"] == 4 * report["deals_done"]
+
+
+def test_eval_refuses_a_program_that_never_answers_and_keeps_faults_in_play(capsys):
+    import shlex
+    import sys
+    from pathlib import Path
+
+    bot = Path(__file__).resolve().parents[1] / "agents" / "bots" / "fault_bot.py"
+    missing = "cmd:" + shlex.join([sys.executable, "no_such_bot_script.py"])
+    assert main(["eval", "--agent", missing, "--deals", "1", "--no-progress"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith(f"mjenv eval: {missing!r} failed its first decision")
+    later = "cmd:" + shlex.join([sys.executable, str(bot), "crash", "2"])
+    assert main(["eval", "--agent", later, "--deals", "1", "--no-progress", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["faults"] == 4     # every hand, finished

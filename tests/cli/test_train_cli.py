@@ -195,9 +195,30 @@ def test_progress_is_one_line_per_update_and_matches_progress_csv(run_dir):
     for line, row in zip(lines, rows):
         shown = re.search(r" ([\d,]+) steps/s ", line).group(1).replace(",", "")
         assert int(shown) == round(float(row["charts/SPS"]))
-        assert f"{int(row['global_step']):,}/500 steps" in line
+        step = int(row["global_step"])                  # never "520/500 steps (100%)"
+        assert (f"{step:,} of 500 steps (" if step < 500 else
+                f"done: {step:,} steps (500 asked") in line and "/500" not in line
         kl = re.search(r"kl (\S+)", line).group(1)
         assert float(kl) == pytest.approx(float(row["losses/approx_kl"]), rel=1e-2)
+
+
+def test_evaluations_say_when_they_come_and_show_progress(tmp_path, capsys):
+    """A run shorter than one --eval-every period says so first; each evaluation writes its
+    progress line (off a terminal: at most one every 10 s, and the last)."""
+    tiny = [a for a in TINY if a not in ("--eval-every", "0")]
+    assert main(["train", "ppo", "--out", str(tmp_path / "e"), *tiny, "--eval-every", "20",
+                 "--eval-deals", "1", "--eval-vs", "random"]) == 0
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == (
+        "evaluations (1 deals each vs random and the best policy so far): now (the starting "
+        "weights), then every 20 updates and after the last; this run has about 2 updates to "
+        "go, fewer than --eval-every 20: the next one comes at its end")
+    lines = err.splitlines()
+    for update in (0, 2):
+        assert f"1/1 deals vs random, evaluation at update {update}  " in err
+    assert "1/1 deals vs best, evaluation at update 2  " in err
+    assert lines.index(next(ln for ln in lines if ln.startswith("1/1 deals vs random"))) \
+        < lines.index(next(ln for ln in lines if ln.startswith("update 1:")))
 
 
 def test_total_steps_is_honoured_not_rounded(run_dir):

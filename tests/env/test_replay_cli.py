@@ -67,7 +67,7 @@ def test_tampered_log_is_refused(tmp_path, capsys):
         dump_log(log, fp)
     assert main(["replay", str(path), "--delay", "0"]) == 1
     assert "does not replay" in capsys.readouterr().err
-    assert main(["replay", str(tmp_path / "missing.jsonl")]) == 1
+    assert main(["replay", str(tmp_path / "missing.jsonl")]) == 2      # a user's mistake
 
 
 def test_a_match_log_cut_mid_hand_fails(tmp_path, capsys):
@@ -93,6 +93,22 @@ def test_a_file_that_is_not_a_log_is_one_line(tmp_path, capsys):
     for text in ("[1, 2, 3]", "[{", "not json\n"):
         path = tmp_path / "bad.json"
         path.write_text(text, encoding="utf-8")
-        assert main(["replay", str(path)]) == 1
+        assert main(["replay", str(path)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "cannot be read" in err
+
+
+def test_frames_pause_only_on_a_terminal(tmp_path, capsys, monkeypatch):
+    """Piped or redirected, playback does not wait between frames (a 6-hand match took 184 s
+    piped at 0.5 s a frame); on a terminal it waits ``--delay`` after each."""
+    path = tmp_path / "hand.jsonl"
+    with open(path, "w", encoding="utf-8") as fp:
+        dump_log(_played_log(), fp)
+    pauses = []
+    monkeypatch.setattr("mjenv.cli.replay.time.sleep", pauses.append)
+    assert main(["replay", str(path), "--delay", "0.25"]) == 0
+    frames = capsys.readouterr().out.count("hand 1: ")
+    assert frames > 10 and pauses == []
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    assert main(["replay", str(path), "--delay", "0.25"]) == 0
+    assert pauses == [0.25] * frames

@@ -88,11 +88,17 @@ def test_ci_is_computed_from_per_deal_means(monkeypatch):
     assert r["deal_in_rate"] == pytest.approx(1 / 12)
 
 
-def test_mean_ci95_large_sample_uses_the_normal_quantile():
+def test_mean_ci95_uses_students_t_at_every_sample_size():
     values = list(range(100))
     mean, (low, high) = mean_ci95(values)
     assert mean == pytest.approx(49.5)
-    assert high - mean == pytest.approx(1.96 * np.std(values, ddof=1) / 10)
+    assert high - mean == pytest.approx(1.9842 * np.std(values, ddof=1) / 10, rel=1e-4)
+
+
+def test_a_report_of_few_deals_says_its_interval_is_rough():
+    few = evaluate("random", "random", deals=2, seed=0)
+    assert few["ci95_rough"] and "rough" in format_table(few)
+    assert 0.0 <= few["win_rate_ci95"][0] <= few["win_rate_ci95"][1] <= 1.0
 
 
 def test_match_mode_reports_ranks():
@@ -178,3 +184,78 @@ def test_progress_is_one_line_per_update_off_a_terminal():
         bar.update(done)
     out = stream.getvalue()            # within 10 s only the last update is written
     assert "\r" not in out and out.count("\n") == 1 and out.startswith("3/3 deals")
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic", "heuristic:v1"])
+def test_an_agent_against_three_copies_of_itself_reads_exactly_zero(spec, tmp_path):
+    """Every rotation of a deal seats the same seeds in the same seats on the same wall, so
+    four copies of one agent play one game four times (logs identical byte for byte) and the
+    candidate's mean is exactly 0 with an interval of zero width. It fails if a rotation deals
+    another wall, seeds a seat differently, or reads the candidate's score from the wrong
+    seat; ``random`` draws every action from its seat's generator, so seeds are checked too."""
+    deals = 6
+    r = evaluate(spec, spec, deals=deals, seed=17, log_dir=str(tmp_path))
+    assert r["mean_score"] == 0.0 and r["ci95"] == [0.0, 0.0]
+    for d in range(deals):
+        logs = {(tmp_path / f"deal{d:05d}-seat{s}.jsonl").read_text() for s in range(4)}
+        assert len(logs) == 1
+    assert len({(tmp_path / f"deal{d:05d}-seat0.jsonl").read_text()
+                for d in range(deals)}) == deals
+
+
+def test_seats_keep_their_seeds_across_rotations_but_not_across_deals(monkeypatch):
+    seen = []
+    real = ev.play_hand
+
+    def spy(hand, agents, candidate):
+        seen.append([a._rng.bit_generator.state["state"]["state"] for a in agents])
+        return real(hand, agents, candidate)
+
+    monkeypatch.setattr(ev, "play_hand", spy)
+    evaluate("random", "heuristic", deals=2, seed=5)
+    assert seen[0] == seen[1] == seen[2] == seen[3]
+    assert seen[4] == seen[7] and seen[4] != seen[0]
+    assert len(set(seen[0])) == 4
+
+
+def test_paired_mode_compares_the_candidate_with_the_baseline_in_the_same_seat(monkeypatch):
+    same = evaluate("heuristic", "heuristic", deals=4, seed=9, paired=True)
+    assert same["mode"] == "paired" and same["hands"] == 4
+    assert same["gain"] == 0.0 and same["gain_ci95"] == [0.0, 0.0]
+    assert same["same_game_rate"] == 1.0
+    seen = []
+    real = ev.play_hand
+
+    def spy(hand, agents, candidate):
+        stats = real(hand, agents, candidate)
+        seen.append((candidate, [a.name for a in agents], stats.delta))
+        return stats
+
+    monkeypatch.setattr(ev, "play_hand", spy)
+    r = evaluate("heuristic:nodefence", "heuristic", deals=4, seed=9, paired=True)
+    assert [c for c, _, _ in seen] == [0, 0, 1, 1, 2, 2, 3, 3]         # seat i % 4, twice
+    gains = []
+    for i in range(4):
+        (c, names, mine), (_, base_names, base) = seen[2 * i], seen[2 * i + 1]
+        assert names[c] == "heuristic:nodefence" and base_names == ["heuristic"] * 4
+        gains.append(mine - base)
+    assert r["gain"] == pytest.approx(np.mean(gains)) and r["same_game_rate"] < 1.0
+    assert "gain over heuristic in the same seat" in format_table(r)
+    with pytest.raises(ValueError, match="not both"):
+        evaluate("random", "random", deals=1, match=True, paired=True)
+
+
+def test_progress_off_a_terminal_is_at_most_one_line_per_10_s(monkeypatch):
+    """150 s of deals at 1.5 s each: a line every 7 deals (10.5 s), then the last one."""
+    import io
+    from training.evaluate import Progress
+    clock = [0.0]
+    monkeypatch.setattr("training.evaluate.time.monotonic", lambda: clock[0])
+    stream = io.StringIO()
+    bar = Progress(100, stream=stream, label="deals vs random")
+    for done in range(1, 101):
+        clock[0] += 1.5
+        bar.update(done)
+    lines = stream.getvalue().splitlines()
+    assert [int(line.split("/")[0]) for line in lines] == list(range(7, 99, 7)) + [100]
+    assert all(" deals vs random " in line for line in lines)

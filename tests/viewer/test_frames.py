@@ -23,8 +23,9 @@ def test_a_frame_per_event_and_the_last_state_is_the_engines():
     match = played_match(seed=3)
     data = build(match.log)
     frames = [f for h in data["hands"] for f in h["frames"]]
-    assert len(frames) == len(match.log) - 1                 # every event but the header
-    assert [f["kind"] for f in frames] == [ev["type"] for ev in match.log[1:]]
+    assert len(frames) == len(match.log)                     # every event, the header too
+    assert [f["kind"] for f in frames] == [ev["type"] for ev in match.log]
+    assert frames[0]["text"].startswith("match: 1 wind round, min_points 6")
     assert data["match"] and not data["cut"] and data["final_scores"] == list(match.scores)
     assert len(data["hands"]) == len(match.hands)
     for hand_data, hand in zip(data["hands"], match.hands):

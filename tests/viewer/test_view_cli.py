@@ -15,7 +15,8 @@ def test_writes_one_self_contained_page(tmp_path, capsys):
     log = write_log(played_match(seed=3).log, tmp_path / "match.jsonl")
     assert main(["view", str(log)]) == 0
     page = tmp_path / "match.html"                          # default: beside the log
-    assert f"wrote {page}" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert f"wrote {page}" in said
     text = page.read_text(encoding="utf-8")
     assert GENERATOR in text and len(re.findall(r'<symbol id="t\d+"', text)) == 34
     # nothing is fetched: no external scripts, styles, images or fonts
@@ -25,6 +26,10 @@ def test_writes_one_self_contained_page(tmp_path, capsys):
     data = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>',
                                 text, re.S).group(1))
     assert data["match"] and len(data["hands"]) >= 4
+    steps = sum(len(h["frames"]) for h in data["hands"])     # what the page counts, open view
+    assert f"{len(data['hands'])} hand(s), {steps} events" in said
+    assert main(["replay", "--verify-only", str(log)]) == 0
+    assert f"{len(data['hands'])} hand(s), {steps} events" in capsys.readouterr().out
 
 
 def test_json_array_logs_seat_option_and_output_path(tmp_path):
@@ -62,7 +67,7 @@ def test_bad_logs_are_one_line(tmp_path, capsys):
             write_log(content, path)
         elif content is not None:
             path.write_text(content, encoding="utf-8")
-        assert main(["view", str(path)]) == 1
+        assert main(["view", str(path)]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("mjenv view: ")
         assert ("does not replay" if name == "tampered.jsonl" else "cannot be read") in err
