@@ -1,32 +1,20 @@
-"""The probability models of the expected-points heuristic: how likely a hand is to win, and
-how likely a discard is another seat's winning tile, and what that costs.
+"""The probability models of the expected-points heuristic: how likely a hand is to win, how
+likely a discard is another seat's winning tile, and what that costs (docs/agents.md, *Defence
+as a calculated risk*). Everything here reads only the seat's ``PlayerView``; the coefficients
+are fitted on self-play, where the hidden hands are known (``training.calibrate``), and carried
+by ``HeuristicParams``: nothing here is tuned by hand.
 
-Everything here reads only the seat's ``PlayerView``; the coefficients are fitted on self-play,
-where the hidden hands are known (``training.calibrate``), and carried by ``HeuristicParams``.
+Winning: a logistic model over ``WIN_FEATURES`` of the hand a discard leaves (its value
+distance, 1 = ready with a legal wait; the unseen tiles that improve it; the wall's progress;
+the declared melds).
 
-Winning. P(the seat wins the hand) is a logistic model over ``WIN_FEATURES`` of the hand left
-by a discard: its value distance (1 = ready with a legal wait), the unseen tiles that improve
-it (at tenpai, the legal winning tiles), the wall's progress and the declared melds.
-
-Dealing in. For each opponent ``o`` and each kind
-``t`` the model estimates
-
-    P(o wins on t) = P(o is ready to win by ron) · P(t is one of its winning tiles | ready)
-
-with two logistic models over features a player can see — the opponent's declared melds, the
-wall's progress, how often it discards the tile it just drew rather than one from its hand (a
-ready hand stops changing), visible flush and value signals; for the tile, its kind (honor,
-terminal, 2/8), whether ``o`` discarded it (no permanent furiten here, RULES.md §4, so it is
-only less likely, not safe), its suji, how many copies are unseen, how much ``o`` threw of its
-suit, and whether it shares a suit with, or lies within two ranks of, the last tile ``o``
-threw from its hand — and the points such a win is worth, by a linear model over the
-opponent's features. A tile that passed ``o``'s hand while that hand stood unchanged —
-anything discarded since ``o`` last threw from its hand (``passed_tiles``) — cannot win for
-``o`` at all (a win is always taken). The coefficients are fitted on self-play, where the
-hidden hands are known (``training.calibrate``); nothing here is tuned by hand.
-
-A win by ron costs the discarder ``3P − 12`` (RULES.md §6) where a bystander pays 6, so the
-risk of a discard is ``Σ_o P(o wins on t) · (3·E[P_o] − 18)``, in points.
+Dealing in: ``P(o wins on t) = P(o is ready) · P(t is one of its winning tiles | ready)``, two
+logistic models over what a player sees of the opponent (``OpponentFeatures``) and of the tile
+(``TILE_FEATURES``), and the points of such a win by a linear model over the opponent's
+features. A tile that passed ``o``'s hand while it stood unchanged (``passed_tiles``) cannot
+win for ``o`` at all: a win is always taken. A ron costs the discarder ``3P − 12`` (RULES.md
+§6) where a bystander pays 6, so a discard risks ``Σ_o P(o wins on t) · (3·E[P_o] − 18)``
+points (``risk``).
 """
 
 from __future__ import annotations
@@ -45,6 +33,7 @@ from mjenv.tiles import DRAGONS
 def wall_progress(view: PlayerView) -> float:
     """How far the wall has gone: 0 at the first draw, 1 once the live wall is empty."""
     return 1.0 - view.live_wall_left / LIVE_DRAWS
+
 
 WIN_FEATURES = ("bias", "d1", "d2", "d3", "dist", "log_accept", "progress", "d1_progress",
                 "accept_progress", "melds")

@@ -307,8 +307,6 @@ class PlanEval:
         counts = bytes(less)
         rows = [(tuple(suit_row(family, counts[lo:hi]).tolist()), family, counts[lo:hi])
                 for (_, family, _), (lo, hi) in zip(self._five_rows(i), SUIT_SLICES)]
-        if _five_doors(counts, self.melds, rows)[0] >= INF:
-            return 0
         return _five_masks(counts, self.melds, rows)[0]
 
     def want(self, i: int, t: int) -> int | None:
@@ -330,13 +328,13 @@ class PlanEval:
 
 
 def _seven_pairs(counts: bytes) -> tuple[int, int, int]:
-    """(distance, need, surplus) of 七对子."""
-    singles = kinds_held(counts, 1, 1)
-    surplus = kinds_held(counts, 3, 4)
+    """(distance, need, surplus) of 七对子: a single needs its pair, and so does any kind not
+    held while fewer than seven are; a third copy is surplus, and so is a single beyond
+    seven kinds."""
+    none, once, _, thrice, four = count_masks(counts)
     kinds = len(counts) - counts.count(0)
-    need = singles | (kinds_held(counts, 0, 0) if kinds < 7 else 0)
-    if kinds > 7:
-        surplus |= singles
+    need = once | (none if kinds < 7 else 0)
+    surplus = thrice | four | (once if kinds > 7 else 0)
     return seven_pairs_distance(counts), need, surplus
 
 
@@ -392,7 +390,8 @@ def _door_costs(counts: bytes, rows) -> tuple[list[int], list[int]]:
 
 def _five_doors(counts: bytes, melds: Sequence[Meld], rows) -> tuple[int, list[int]]:
     """五门齐: the four groups and the pair take one door each (m, p, s, a wind, a dragon).
-    Returns (distance, the distance with the pair in each door)."""
+    Returns (distance, the distance with the pair in each door). ``rows``: the three number
+    suits' (distance row, family, key)."""
     taken = _doors_taken(melds)
     if taken is None:
         return INF, [INF] * 5
@@ -428,7 +427,7 @@ def _five_masks(counts: bytes, melds: Sequence[Meld], rows) -> tuple[int, int]:
     """五门齐's (need, surplus): the union over the best places of the pair."""
     best, totals = _five_doors(counts, melds, rows)
     taken = _doors_taken(melds)
-    if taken is None:
+    if taken is None or best >= INF:
         return 0, 0
     bits2, bits3 = _door_bits(counts, rows, *_door_costs(counts, rows))
     need = surplus = 0
@@ -456,17 +455,9 @@ def count_masks(counts: bytes) -> tuple[int, int, int, int, int]:
     return tuple(masks)  # type: ignore[return-value]
 
 
-def kinds_held(counts: bytes, least: int, most: int) -> int:
-    """The kinds held at least ``least`` and at most ``most`` times, as 34 bits."""
-    bits = 0
-    for mask in count_masks(counts)[least:most + 1]:
-        bits |= mask
-    return bits
-
-
 def held_bits(counts: Sequence[int]) -> int:
     """The kinds held (34 bits)."""
-    return kinds_held(bytes(counts), 1, 4)
+    return ALL34 & ~count_masks(bytes(counts))[0]
 
 
 def full_bits(counts: Sequence[int]) -> int:
