@@ -160,7 +160,7 @@ def test_paired_deals_differ_only_where_the_learner_sampled_off_its_greedy_choic
                                train_latest_seats=False)     # one sampling seat per deal
     r = collect_rollout(net, [], settings, seed=[7], target_steps=300)
     with torch.no_grad():
-        logits, _ = net(torch.as_tensor(r.obs))
+        logits, _ = net.policy(torch.as_tensor(r.obs))
         greedy = masked_logits(logits, torch.as_tensor(r.masks)).argmax(-1).numpy()
     ends = np.flatnonzero(r.dones) + 1
     on_greedy = [bool((greedy[a:b] == r.actions[a:b]).all())
