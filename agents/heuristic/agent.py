@@ -1,29 +1,16 @@
 """The heuristic agent: tile efficiency, value planning, calls, defence; always takes a win.
 
-Decision outline (every part reads only the seat's ``PlayerView``):
-
-1. A legal ``tsumo`` or ``ron`` in the mask is always taken: the engine only offers wins that
-   reach ``min_points``.
-2. Own turn: every distinct discard is scored by
-   ``utility = -value_distance + ukeire_weight·log(1 + ukeire) + value_weight·log(points /
-   min_points) - defence penalty``.
-   *value_distance* is the tiles-needed distance to the nearest plan worth ``min_points``
-   (``plans``); at tenpai it is replaced by the exact answer — each wait is scored with the real
-   scorer (ron and tsumo) and only waits that are legal wins count. *ukeire* counts the unseen
-   tiles that shorten that distance (at tenpai: the unseen legal winning tiles). The defence
-   (``defence.Defence``) penalises what a discard risks and may prefer a safer discard among
-   near-equal ones. Concealed/added kans are declared when they do not lengthen the distance.
-3. Claims (chi/pon/open kan): taken only when the best hand after the call is strictly closer
-   to a plan worth ``min_points`` than the hand now (open hands lose 门清 and 七对子), and not
-   when the table is threatening and the call leaves the hand short of tenpai.
-
-Ties are broken by the agent's seeded generator (``options`` lists what it draws from), so play is
-deterministic given the seed. The observation planes are never needed
-(``needs_observation = False``).
+The decisions (docs/agents.md, *Decisions*): a legal win is always taken; a turn weighs each
+distinct discard by its offence (``HeuristicAgent.offence``: distance, acceptance, points) less
+the defence's penalty (``defence.Defence``), and declares a kan that keeps the distance
+instead; a claim is taken only when it brings the hand strictly closer to a plan worth
+``min_points``. Everything reads only the seat's ``PlayerView``; ties are drawn by the
+agent's seeded generator (``options`` lists what it draws from).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import NamedTuple, Sequence
@@ -179,12 +166,8 @@ class HeuristicAgent(BaseAgent):
         counts = _counts(view)
         melds = tuple(view.melds[view.seat])
         now, _ = self.evaluator.hand(counts, melds, view)
-        restrained: list[bool] = []         # asked once, and only where a call depends on it
-
-        def restrains() -> bool:
-            if not restrained:
-                restrained.append(self.defence.restrains_calls(view))
-            return restrained[0]
+        # asked once, and only where a call depends on it
+        restrains = functools.cache(lambda: self.defence.restrains_calls(view))
 
         # a chi or pon gains one tile, then a discard: at best one tile closer, and a hand
         # that has discarded is never complete, so none can help a ready hand, nor bring a

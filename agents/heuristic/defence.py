@@ -1,14 +1,6 @@
 """Defence: how much a discard risks, and how a turn weighs it — one interface, ``Defence``,
-for the two models (``defence_for`` picks one from the parameters).
-
-``RiskDefence`` (``defence_model="risk"``, the tuned default's): a discard's penalty is the
-expected extra loss of dealing in (``models.risk``, points) over what the hand it leaves stands
-to win; ties and near-ties go to the least risky discard, and the final discard or a hopeless
-hand plays the least risky tile outright.
-
-``ThreatDefence`` (``defence_model="v1"``, ``heuristic:v1``'s): λ · Σ threat × danger, from the
-hand-set threat and danger model below, which reads only the ``PlayerView`` (melds, ponds,
-unseen counts, the wall).
+for no defence, ``RiskDefence`` (the tuned default's) and ``ThreatDefence`` (``heuristic:v1``'s
+hand-set threat and danger model below); ``defence_for`` picks one from the parameters.
 
 Threat of an opponent (0–1): declared melds are the strongest public sign of progress (each one
 is a group done and, with ``min_points`` to reach, usually a plan committed to); the wall's
@@ -133,6 +125,9 @@ class Defence:
     """How a turn weighs what its discards risk, and whether calls hold back. This base is no
     defence at all (``defence=False``): nothing is penalised, nothing restrains."""
 
+    def __init__(self, params: HeuristicParams) -> None:
+        self.p = params
+
     def restrains_calls(self, view: PlayerView) -> bool:
         """Whether an opponent is threatening enough that no call may leave the hand short
         of tenpai."""
@@ -164,9 +159,6 @@ class ThreatDefence(Defence):
     (capped at 4), applied only once some threat exceeds the base threat; calls hold back
     once the highest threat reaches ``call_threat``."""
 
-    def __init__(self, params: HeuristicParams) -> None:
-        self.p = params
-
     def restrains_calls(self, view: PlayerView) -> bool:
         return max(threats(view, self.p.danger)) >= self.p.call_threat
 
@@ -187,9 +179,6 @@ class RiskDefence(Defence):
     discards within ``safe_margin`` of the best the least risky is played; the final discard
     and a hopeless hand play the least risky tile; calls hold back once some opponent is at
     least ``call_threat`` likely to be ready."""
-
-    def __init__(self, params: HeuristicParams) -> None:
-        self.p = params
 
     def restrains_calls(self, view: PlayerView) -> bool:
         p = self.p
@@ -289,5 +278,5 @@ def penalized_best_first(options: list[Option], margin: float,
 def defence_for(params: HeuristicParams) -> Defence:
     """The defence the parameters name (``defence``, ``defence_model``)."""
     if not params.defence:
-        return Defence()
+        return Defence(params)
     return RiskDefence(params) if params.defence_model == "risk" else ThreatDefence(params)

@@ -1,16 +1,6 @@
-"""The heuristic's evaluators: what a hand is worth before and after each possible action.
-
-One public API, read by the agent (``agents.heuristic.agent``) and by the analysis planes of the
-PPO network (``agents.features``):
-
-- :meth:`Evaluator.discards` — for a hand about to discard, every discard's *value distance*
-  (tiles needed to reach a plan worth ``min_points``), and for the best ones a tie-break weight:
-  the unseen tiles that would improve the hand (ukeire) or, at tenpai, the unseen legal winning
-  tiles found with the real scorer;
-- :meth:`Evaluator.hand` — the same for a 13-tile hand as it stands (claims, kans);
-- :meth:`Evaluator.after_call` — the distance after a chi/pon (and its best discard) or an
-  open kan;
-- :meth:`Evaluator.kan_keeps` — whether a concealed/added kan keeps the distance.
+"""The heuristic's evaluators (``Evaluator``): what a hand is worth before and after each
+possible action — its discards, the hand as it stands, a call, a kan — read by the agent and by
+the analysis planes of the PPO network (``agents.features``).
 
 Everything comes from one evaluation of the whole plan list on the hand (``plans.PlanEval``):
 each plan's distance, and the masks of the kinds surplus to it and wanted once each surplus
@@ -26,7 +16,7 @@ from functools import lru_cache
 from typing import NamedTuple, Sequence
 
 from agents.heuristic.plans import (ALL34, PlanEval, PlanList, candidate_plans, full_bits,
-                                    held_bits, meld_key)
+                                    held_bits, less_one, meld_key)
 from agents.heuristic.tables import INF, ranks_of
 from mjenv.analysis import wait_kinds
 from mjenv.game.actions import Action
@@ -122,12 +112,6 @@ def evaluate(plans: PlanList, counts: bytes, melds: tuple[Meld, ...]) -> PlanEva
     return PlanEval(plans, counts, melds)
 
 
-def plan_eval(melds: tuple[Meld, ...], plans: PlanList, counts: Sequence[int], *_) -> PlanEval:
-    """``evaluate`` of the ``Plans`` fields (``training.calibrate`` reads it so, passing the
-    melds once more)."""
-    return evaluate(plans, bytes(counts), tuple(melds))
-
-
 @lru_cache(maxsize=1 << 12)
 def admitted(plans: PlanList, min_points: int, hard_only: bool, value_planning: bool,
              soft_margin: int, soft_penalty: float) -> Admitted:
@@ -170,13 +154,6 @@ def _values(dist: Sequence[int], adm: Admitted) -> list[tuple[float, int]]:
     return [(dist[i] + pen, i) for i, pen in zip(adm.plans, adm.penalty) if dist[i] < INF]
 
 
-def _kinds_after(counts: bytes, t: int) -> bytes:
-    """``counts`` less one ``t``."""
-    less = bytearray(counts)
-    less[t] -= 1
-    return bytes(less)
-
-
 class Evaluator:
     """The evaluators of one parameter set (see the module docstring)."""
 
@@ -190,6 +167,12 @@ class Evaluator:
         return Plans(tuple(melds), plist, admitted(plist, min_points, hard_only,
                                                    p.value_planning, p.soft_margin,
                                                    p.soft_penalty))
+
+    def evaluated(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView,
+                  hard_only: bool = False) -> tuple[PlanEval, Admitted]:
+        """The plans open to ``melds`` on concealed ``counts``, and those admitted."""
+        plans = self.plans(melds, view.rules.min_points, hard_only)
+        return evaluate(plans.plans, bytes(counts), plans.melds), plans.admitted
 
     # --- waits ----------------------------------------------------------------------------
 
@@ -215,9 +198,7 @@ class Evaluator:
         """(distance, legal-wait weight) of a 13-tile-equivalent hand: the value distance
         over the admitted plans; at tenpai 1 with the wait weight, or at least 2 when no wait
         is a legal win."""
-        plans = self.plans(melds, view.rules.min_points, hard_only)
-        best, ready = self._best_value(evaluate(plans.plans, bytes(counts), plans.melds),
-                                       plans.admitted)
+        best, ready = self._best_value(*self.evaluated(counts, melds, view, hard_only))
         if ready:
             weight = self.wait_value(counts, melds, view)[0]
             if weight > 0:
@@ -241,9 +222,8 @@ class Evaluator:
         dist, weight = self.hand(counts, melds, view)
         if weight > 0 or dist >= INF:
             return dist, weight
-        plans = self.plans(melds, view.rules.min_points)
-        ev = evaluate(plans.plans, bytes(counts), plans.melds)
-        values = _values(ev.dist, plans.admitted)
+        ev, adm = self.evaluated(counts, melds, view)
+        values = _values(ev.dist, adm)
         if not values:
             return dist, 0.0
         best = min(v for v, _ in values)
@@ -251,7 +231,7 @@ class Evaluator:
         need = 0
         for i in chosen:
             need |= ev.bits(i)[0]
-        need &= _near(held_bits(counts), [plans.plans.plans[i] for i in chosen]) \
+        need &= _near(held_bits(counts), [ev.plist.plans[i] for i in chosen]) \
             & ~full_bits(counts)
         return dist, float(_weigh(need, view.unseen))
 
@@ -270,10 +250,8 @@ class Evaluator:
         are computed, with ``ukeire="ties"``, only where several discards share the best
         distance (they break ties: ``heuristic:v1``); with ``"all"``, for every discard, with
         the plan points; with None, not at all."""
-        plans = self.plans(melds, view.rules.min_points, hard_only)
-        key = bytes(counts)
-        ev = evaluate(plans.plans, key, plans.melds)
-        standing = self._standing(ev, plans.admitted, hard_only)
+        ev, adm = self.evaluated(counts, melds, view, hard_only)
+        standing = self._standing(ev, adm, hard_only)
         if standing is None:
             return {t: Discard(float(INF), 0.0, False) for t in tiles}
         out = {t: self._discard(ev, standing, t, view) for t in tiles}
@@ -285,7 +263,7 @@ class Evaluator:
             todo = [t for t, e in out.items() if e.weight == 0.0 and e.dist < INF]
         else:
             return out
-        held, full = held_bits(key), full_bits(key)
+        held, full = held_bits(ev.counts), full_bits(ev.counts)
         for t in todo:
             weight, points = self._ukeire(ev, standing, t, held, full, ukeire == "all", view)
             out[t] = Discard(out[t].dist, weight, False, points)
@@ -298,7 +276,7 @@ class Evaluator:
         d = self._value_after(ev, standing, t)
         if not standing.ready >> t & 1:
             return Discard(d, 0.0, False)
-        w, pts = self.wait_value(_kinds_after(ev.counts, t), ev.melds, view)
+        w, pts = self.wait_value(less_one(ev.counts, t), ev.melds, view)
         return Discard(1.0, w, True, pts) if w > 0 else Discard(max(d, 2.0), w, False, pts)
 
     def _standing(self, ev: PlanEval, adm: Admitted, hard_only: bool) -> Standing | None:
@@ -361,7 +339,7 @@ class Evaluator:
             elif i in ev.plist.five:
                 improving |= ev.five_need_without(i, t)
             else:       # a plan ``t`` is not surplus to: the hand less the ``t`` evaluated
-                improving |= evaluate(ev.plist, _kinds_after(ev.counts, t),
+                improving |= evaluate(ev.plist, less_one(ev.counts, t),
                                       ev.melds).bits(i)[0]
         if ev.counts[t] == 1:
             held &= ~(1 << t)
@@ -405,12 +383,11 @@ class Evaluator:
         after, melds = self._called(view, call, counts)
         if call.kind == "minkan":
             return self.hand(after, melds, view, hard_only=True)[0]
-        plans = self.plans(melds, view.rules.min_points, hard_only=True)
-        ev = evaluate(plans.plans, bytes(after), plans.melds)
-        best, ready = self._best_value(ev, plans.admitted)
+        ev, adm = self.evaluated(after, melds, view, hard_only=True)
+        best, ready = self._best_value(ev, adm)
         if best >= 1 and not ready:
             return best
-        standing = self._standing(ev, plans.admitted, hard_only=True)
+        standing = self._standing(ev, adm, hard_only=True)
         if standing is None:
             return float(INF)
         low = float(INF)

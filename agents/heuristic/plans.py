@@ -7,11 +7,9 @@ completion is known to carry; its points are those yaku's points as the rule eng
 give them (``mjenv.scoring.YAKU``), plus 门清 for a concealed hand where no plan yaku excludes
 it. A plan's points are a floor (the finished hand usually scores more).
 
-Plans (RULES.md §8): 混一色 / 清一色 for each suit; 对对胡; 七对子; 平胡 + 断幺九; 一条龙 per suit;
-镜同胡 per (rank, two suits); 五门齐; with ``knitted``, 十三不搭 (the knitted shape). ``free`` is
-the plain standard shape: no yaku, not a value plan, the fallback when nothing else is open.
-The *plain* shapes — the standard shape unrestricted, seven pairs, the knitted shape — are
-those whose readiness the scorer decides, whatever yaku they carry.
+The plans are listed in docs/agents.md (*Value plans*). ``free`` is the plain standard shape:
+no yaku, the fallback when nothing else is open. The *plain* shapes — the standard shape
+unrestricted, seven pairs, the knitted shape — are those whose readiness the scorer decides.
 
 ``PlanList.evaluate`` measures a whole plan list on one hand at once: each plan's tiles-needed
 distance and, on demand, the 34-bit masks of the tiles whose removal keeps it (surplus) and
@@ -302,9 +300,7 @@ class PlanEval:
     def five_need_without(self, i: int, t: int) -> int:
         """五门齐 plan ``i``'s need mask on the hand less a ``t``, from its three suit rows and
         the honors alone (the rest of the list is not evaluated again)."""
-        less = bytearray(self.counts)
-        less[t] -= 1
-        counts = bytes(less)
+        counts = less_one(self.counts, t)
         rows = [(tuple(suit_row(family, counts[lo:hi]).tolist()), family, counts[lo:hi])
                 for (_, family, _), (lo, hi) in zip(self._five_rows(i), SUIT_SLICES)]
         return _five_masks(counts, self.melds, rows)[0]
@@ -352,11 +348,7 @@ def _knitted_want(counts: bytes, t: int) -> int:
     """The knitted plan's need mask once a ``t`` (surplus to it) is discarded: as it is where
     ``t`` is held twice or more (the kinds held stay the same), else that of the hand less
     the ``t``."""
-    if counts[t] >= 2:
-        return knitted_masks(counts)[1]
-    less = bytearray(counts)
-    less[t] -= 1
-    return knitted_need(bytes(less))
+    return knitted_masks(counts)[1] if counts[t] >= 2 else knitted_need(less_one(counts, t))
 
 
 _WIND_KINDS, _DRAGON_KINDS = slice(WINDS[0], WINDS[-1] + 1), slice(DRAGONS[0], DRAGONS[-1] + 1)
@@ -453,6 +445,13 @@ def count_masks(counts: bytes) -> tuple[int, int, int, int, int]:
     for t, c in enumerate(counts):
         masks[c] |= 1 << t
     return tuple(masks)  # type: ignore[return-value]
+
+
+def less_one(counts: bytes, t: int) -> bytes:
+    """``counts`` less one ``t``."""
+    less = bytearray(counts)
+    less[t] -= 1
+    return bytes(less)
 
 
 def held_bits(counts: Sequence[int]) -> int:

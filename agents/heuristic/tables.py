@@ -1,42 +1,22 @@
 """Tiles-needed tables: how far a hand is from a *target family* of complete hands.
 
-Planning asks questions a rules-level shanten does not answer: "how many tiles from a hand made
-only of 2–8 chows?", "…of pungs only?", "…with nothing outside the m suit?". One measure answers
-them all: the number of tiles that must still be drawn (each with a discard) before the hand
-holds some complete target of the family — ``Σ max(0, target − held)`` minimised over the
-targets. For a 13-tile hand it is shanten + 1; it needs no special case for partial hands,
-which is what restricted plans produce.
+The measure (docs/agents.md, *Distance*) is ``Σ max(0, target − held)`` minimised over the
+family's targets — shanten + 1 for a 13-tile hand, and exact for restricted families ("2–8
+chows only", "pungs only", "nothing outside m"). As a minimum over targets, one evaluation
+also gives the kinds whose discard keeps it (*surplus*: some optimal target holds fewer), whose
+draw shortens it (*need*: some optimal target holds more), and, once a surplus ``t`` is gone,
+what shortens it then (*wants*: the needs of the optimal targets that spare a ``t``).
 
-A standard target is ``G`` groups plus one pair, and suits never interact, so the measure is
-tabulated per suit — the fewest tiles for ``k`` groups (0–4) with or without the pair, a
-*slot* ``2k + p`` — and the suits are combined by trying every split of the groups and the pair
-over the four suits (``Layout``, ``combine``).
+A standard target is ``G`` groups and a pair, and suits never interact: each suit is tabulated
+per *slot* ``2k + p`` (k groups, p = 1 with the pair), and the suits are combined over every
+split of the groups and the pair (``Layout``, ``Combined``); a hand's bits are unions of its
+suits' bits over the optimal splits. A number suit has about 48 k targets, so it is cut in two
+(ranks 1–5 | 6–9; honors 1–4 | 5–7) with the chows that cross the cut: each half's best cost
+and bits per slot are tabulated for every half key at a family's first use, and a whole key is
+one min-plus join of its two half rows (``suit_row``).
 
-Because the measure is a minimum over targets, one evaluation answers what every decision asks,
-with no loop over tiles:
-
-- *discards*: from a 14-tile hand, giving up one ``t`` keeps the distance iff some optimal
-  target holds fewer ``t`` than the hand (its *surplus* bits); otherwise it costs one tile;
-- *improving tiles* (ukeire): one more ``u`` shortens a 13-tile hand's distance iff some optimal
-  target holds more ``u`` than the hand (its *need* bits);
-- *improving tiles after a discard*: once a surplus ``t`` is gone, the optimal targets are
-  those of the 14-tile hand that spare a ``t``, so the kinds that then improve the hand are their
-  needs (*wants*, from the per-rank *cond* bits).
-
-The optimal targets of a hand are products of per-suit optimal targets over the optimal splits,
-so the hand's bits are unions of the suits' bits over those splits.
-
-Suit tables. A number suit's targets are multisets of at most four groups (the family's chows
-and pungs) and a pair, at most four copies a rank — about 48 k of them, too many to scan per
-key. So each suit is cut in two (ranks 1–5 | 6–9; honors 1–4 | 5–7): a group lies left, right,
-or is a chow 456/567 across the cut. For every half key (5⁵ prefixes, 5⁴ suffixes) and every
-count of crossing chows, each half's best cost per slot and its bits are tabulated at first use
-of a family, by scanning the half's few thousand targets; a whole key is then one min-plus join
-of its two half rows (``_join``), cached with the key (``suit_row``).
-
-``loose`` families reproduce the tables of ``heuristic:v1``, which capped four copies a rank
-only on targets without a pair: a target with a pair could hold two pungs of one rank. The
-current heuristic uses the capped (strict) families.
+``loose`` families reproduce ``heuristic:v1``'s tables, which capped four copies a rank only on
+targets without a pair (a target with a pair could hold two pungs of one rank).
 """
 
 from __future__ import annotations
@@ -140,18 +120,15 @@ class _Stack:
     as wide as the half has ranks: need, surplus, then cond rank by rank), so that one
     gather reads what six did. ``index[h]``: a half key's row within its family's block.
     ``join``: per side, the flat position of each (whole-suit slot, join position), each
-    slot's list padded with repeats of its first position (a repeat leaves the minimum as it
-    is), the positions last so that a minimum over them reads contiguous memory;
-    ``parts[slot]``: the same positions of one slot unpadded, per side."""
+    slot's list padded with repeats of its first position (a repeat changes neither a
+    minimum nor a union), the positions last so that a minimum reads contiguous memory."""
 
     cut: int
     ranks: int
-    families: tuple[str, ...]
     dist: tuple[np.ndarray, np.ndarray]
     bits: tuple[np.ndarray, np.ndarray]
     index: tuple[dict[bytes, int], dict[bytes, int]]
     join: tuple[np.ndarray, np.ndarray]
-    parts: tuple[tuple[np.ndarray, np.ndarray], ...]
 
 
 def _pack(need: np.ndarray, surplus: np.ndarray, cond: np.ndarray) -> np.ndarray:
@@ -229,11 +206,8 @@ def _stack(honors: bool, loose: bool) -> _Stack:
     join = _join_positions(crosses, width, loose)
     most = max(len(j) for j in join)
     padded = np.array([j + j[:1] * (most - len(j)) for j in join], np.intp)  # (slot, most, 2)
-    return _Stack(4 if honors else 5, 7 if honors else 9, FAMILIES, (dist_l, dist_r),
-                  (bits_l, bits_r), tuple(index),
-                  (padded[:, :, 0].copy(), padded[:, :, 1].copy()),
-                  tuple((np.array([lp for lp, _ in j], np.intp),
-                         np.array([rp for _, rp in j], np.intp)) for j in join))
+    return _Stack(4 if honors else 5, 7 if honors else 9, (dist_l, dist_r), (bits_l, bits_r),
+                  tuple(index), (padded[:, :, 0].copy(), padded[:, :, 1].copy()))
 
 
 def _halves_of(stack: _Stack, fam: int, key: bytes) -> tuple[int, int]:
@@ -280,7 +254,7 @@ def slot_bits(family: str, key: bytes, slot: int) -> SuitBits:
                         (0,) * 9)
     stack = _stack(len(key) == 7, loose)
     li, ri = _halves_of(stack, FAMILIES.index(base), key)
-    lpos, rpos = stack.parts[slot]
+    lpos, rpos = stack.join[0][slot], stack.join[1][slot]
     total = stack.dist[0][li][lpos] + stack.dist[1][ri][rpos]
     best = total.min()
     if best >= INF:
@@ -383,9 +357,9 @@ def layout(hands: Sequence[tuple[int, tuple[bool, bool, bool, bool]]],
     ``template``."""
     splits = [_hand_splits(groups, empty) for groups, empty in hands]
     seg = np.cumsum([0] + [len(mine) for mine in splits[:-1]]).astype(np.intp)
-    at = np.concatenate([np.array(variants, np.intp)[cells // SLOTS] * SLOTS + cells % SLOTS
-                         for variants, cells in zip(template, (
-                             _hand_cells(groups, empty) for groups, empty in hands))])
+    cells = (np.array(mine, np.intp).reshape(-1, 4) for mine in splits)
+    at = np.concatenate([np.array(variants, np.intp)[c // SLOTS] * SLOTS + c % SLOTS
+                         for variants, c in zip(template, cells)])
     return Layout(splits, seg, at.T.copy())
 
 
@@ -394,12 +368,6 @@ def _hand_splits(groups: int, empty: tuple[bool, bool, bool, bool]) -> list[tupl
     """One hand's splits, as cells."""
     return [tuple(s * SLOTS + slot for s, slot in enumerate(sp)) for sp in SPLIT_SLOTS[groups]
             if all(not e or slot == 0 for e, slot in zip(empty, sp))]
-
-
-@lru_cache(maxsize=None)
-def _hand_cells(groups: int, empty: tuple[bool, bool, bool, bool]) -> np.ndarray:
-    """``_hand_splits`` as an (n, 4) array."""
-    return np.array(_hand_splits(groups, empty), np.intp).reshape(-1, 4)
 
 
 class Combined:
