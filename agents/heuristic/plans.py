@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -253,7 +253,7 @@ class PlanEval:
         for i in plist.knit:
             dist[i] = 14 - knitted_cover(counts)
         for i in plist.five:
-            dist[i] = _five_doors(counts, self.melds, self._five_rows(i))[0]
+            dist[i] = _five_doors(counts, self.melds, self._five_rows(i)).dist
         return dist
 
     def _variant(self, v: int) -> tuple[tuple[int, ...], str, bytes]:
@@ -370,28 +370,34 @@ def _doors_taken(melds: Sequence[Meld]) -> list[bool] | None:
     return taken
 
 
-def _door_costs(counts: bytes, rows) -> tuple[list[int], list[int]]:
-    """Per door, the cost as the pair (size 2) and as a group (size 3); an honor door's from
-    the most copies of one kind it holds."""
+class Doors(NamedTuple):
+    """五门齐 on a hand: the four groups and the pair take one door each (m, p, s, a wind, a
+    dragon). ``taken``: the doors the declared melds take; ``cost2``, ``cost3``: each door's
+    cost as the pair and as a group (an honor door's from the most copies of one kind it
+    holds); ``totals``: the distance with the pair in each door (``INF`` where taken)."""
+
+    taken: list[bool]
+    cost2: list[int]
+    cost3: list[int]
+    totals: list[int]
+
+    @property
+    def dist(self) -> int:
+        return min(min(self.totals), INF)
+
+
+def _five_doors(counts: bytes, melds: Sequence[Meld], rows) -> Doors:
+    """The ``Doors`` of a hand; ``rows``: its three number suits' (distance row, family,
+    key). Two melds in one door put the plan out of reach: every door counts as taken."""
+    taken = _doors_taken(melds) or [True] * 5
     dm, dp, ds = (row for row, _, _ in rows)
     wind, dragon = max(counts[_WIND_KINDS]), max(counts[_DRAGON_KINDS])
     cost2 = [dm[1], dp[1], ds[1], max(2 - wind, 0), max(2 - dragon, 0)]
     cost3 = [dm[2], dp[2], ds[2], max(3 - wind, 0), max(3 - dragon, 0)]
-    return cost2, cost3
-
-
-def _five_doors(counts: bytes, melds: Sequence[Meld], rows) -> tuple[int, list[int]]:
-    """五门齐: the four groups and the pair take one door each (m, p, s, a wind, a dragon).
-    Returns (distance, the distance with the pair in each door). ``rows``: the three number
-    suits' (distance row, family, key)."""
-    taken = _doors_taken(melds)
-    if taken is None:
-        return INF, [INF] * 5
-    cost2, cost3 = _door_costs(counts, rows)
     # the pair in door d: every free door's group, door d's less its group, plus its pair
     groups = sum([c for c, t in zip(cost3, taken) if not t])
-    totals = [INF if taken[d] else groups - cost3[d] + cost2[d] for d in range(5)]
-    return min(min(totals), INF), totals
+    return Doors(taken, cost2, cost3,
+                 [INF if taken[d] else groups - cost3[d] + cost2[d] for d in range(5)])
 
 
 def _door_bits(counts: bytes, rows, cost2: list[int], cost3: list[int]
@@ -417,18 +423,18 @@ def _door_bits(counts: bytes, rows, cost2: list[int], cost3: list[int]
 
 def _five_masks(counts: bytes, melds: Sequence[Meld], rows) -> tuple[int, int]:
     """五门齐's (need, surplus): the union over the best places of the pair."""
-    best, totals = _five_doors(counts, melds, rows)
-    taken = _doors_taken(melds)
-    if taken is None or best >= INF:
+    doors = _five_doors(counts, melds, rows)
+    best = doors.dist
+    if best >= INF:
         return 0, 0
-    bits2, bits3 = _door_bits(counts, rows, *_door_costs(counts, rows))
+    bits2, bits3 = _door_bits(counts, rows, doors.cost2, doors.cost3)
     need = surplus = 0
     held = held_bits(counts)
     for pair_door in range(5):
-        if totals[pair_door] != best:
+        if doors.totals[pair_door] != best:
             continue
         for door in range(5):
-            if taken[door]:
+            if doors.taken[door]:
                 surplus |= _DOOR_BITS[door] & held
             else:
                 nd, sp = (bits2 if door == pair_door else bits3)[door]

@@ -326,15 +326,6 @@ def suit_rows(asked: tuple[tuple[str, int], ...], key: bytes) -> SuitRows:
                     sum(1 << r for r, c in enumerate(key) if c))
 
 
-def _splits(groups: int) -> list[tuple[int, ...]]:
-    """Every way to spread ``groups`` groups and the pair over the four suits, as the slot
-    of each suit."""
-    return [tuple(2 * k + (s == pair) for s, k in enumerate(ks))
-            for ks in product(range(groups + 1), repeat=4) if sum(ks) == groups
-            for pair in range(4)]
-
-
-SPLIT_SLOTS = tuple(tuple(_splits(g)) for g in range(5))
 SHIFTS = (0, 9, 18, 27)
 
 
@@ -365,9 +356,12 @@ def layout(hands: Sequence[tuple[int, tuple[bool, bool, bool, bool]]],
 
 @lru_cache(maxsize=None)
 def _hand_splits(groups: int, empty: tuple[bool, bool, bool, bool]) -> list[tuple[int, ...]]:
-    """One hand's splits, as cells."""
-    return [tuple(s * SLOTS + slot for s, slot in enumerate(sp)) for sp in SPLIT_SLOTS[groups]
-            if all(not e or slot == 0 for e, slot in zip(empty, sp))]
+    """Every way to spread ``groups`` groups and the pair over the four suits, leaving the
+    ``empty`` suits at slot 0: each split as its four cells ``s·SLOTS + slot``."""
+    return [tuple(s * SLOTS + 2 * k + (s == pair) for s, k in enumerate(ks))
+            for ks in product(range(groups + 1), repeat=4) if sum(ks) == groups
+            for pair in range(4)
+            if all(not e or (k == 0 and s != pair) for s, (e, k) in enumerate(zip(empty, ks)))]
 
 
 class Combined:
