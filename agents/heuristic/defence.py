@@ -109,16 +109,15 @@ def expected_points(e: Discard, gain: tuple[float, float]) -> float:
     return e.points if e.ready else gain[0] + gain[1] * e.points
 
 
-def best_of(options: Sequence[Option]) -> list[Action]:
-    """The actions of the options of the best utility."""
-    best = max(u for u, _ in options)
-    return [a for u, a in options if u >= best - TIE]
-
-
 def within(options: Sequence[Option], margin: float) -> list[int]:
     """The indices of the options within ``margin`` of the best utility."""
     best = max(u for u, _ in options)
     return [j for j, (u, _) in enumerate(options) if u >= best - margin - TIE]
+
+
+def best_of(options: Sequence[Option]) -> list[Action]:
+    """The actions of the options of the best utility."""
+    return [options[j][1] for j in within(options, 0.0)]
 
 
 class Defence:
