@@ -133,10 +133,9 @@ def _collect(args: tuple[str, int, int, RuleConfig, float]) -> Samples:
 
 def _best_points(ev, counts, melds, view) -> int:
     """Points of the best admitted plan of a 13-tile hand (the floor of its win's value)."""
-    from agents.heuristic.evaluator import plan_eval
-    serial, plist, adm = ev.plans(melds, view.rules.min_points)
-    dist = plan_eval(serial, plist, counts, melds).dist
-    best = min(((dist[i] + pen, -plist.plans[i].points) for i, pen in
+    evaluated, adm = ev.evaluated(counts, melds, view)
+    dist, plans = evaluated.dist, evaluated.plist.plans
+    best = min(((dist[i] + pen, -plans[i].points) for i, pen in
                 zip(adm.plans, adm.penalty) if dist[i] < 99), default=(0, 0))
     return max(-best[1], view.rules.min_points)
 
