@@ -31,7 +31,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from agents.heuristic.defence import threats, tile_dangers
-from agents.heuristic.evaluator import EvalParams, Evaluator
+from agents.heuristic.evaluator import TIE, EvalParams, Evaluator
 from agents.heuristic.params import V1
 from agents.heuristic.tables import INF
 from mjenv.game.view import PlayerView
@@ -149,7 +149,6 @@ class Analyst:
         out = np.zeros((self.num_planes, 34), dtype=np.float32)
         ev = self._ev
         idx = self._idx
-        ev.begin()
         threat = threats(view, V1.danger)
         for r in range(1, 4):
             out[idx["threat_right"] + r - 1] = threat[(view.seat + r) % 4]
@@ -178,7 +177,7 @@ class Analyst:
         best = min(e.dist for e in evals.values())
         for t, e in evals.items():
             out[idx["discard_distance"], t] = _dist(e.dist)
-            out[idx["discard_best"], t] = float(e.dist <= best + 1e-9)
+            out[idx["discard_best"], t] = float(e.dist <= best + TIE)
             out[idx["discard_weight"], t] = min(math.log1p(e.weight) / WEIGHT_SCALE, 1.0)
             out[idx["discard_ready"], t] = float(e.ready)
             if points is not None and e.ready:

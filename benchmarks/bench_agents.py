@@ -4,7 +4,7 @@ ratio to random play measured in the same run.
     python benchmarks/bench_agents.py [--hands 20] [--repeats 5] [--warm 150] [--specs heuristic …]
 
 Each agent plays ``--hands`` seeded hands in all four seats, new walls for every repeat and for
-every agent: agents that share memo tables (the heuristic's variants) would otherwise replay
+every agent: agents that share caches (the heuristic's variants) would otherwise replay
 hands an agent before them has already evaluated. Repeats alternate between the random agent and each spec, so the
 machine's drift (±25 % here from minute to minute) hits both sides of a pair alike; the
 reported ratio is the median over repeats of (the spec's decisions/s) / (random's decisions/s
@@ -13,8 +13,8 @@ in the same repeat), process CPU time. Random play passes no observation (``need
 that need the planes are timed with the encoder, as an evaluation or a rollout pays it.
 
 Each spec first plays ``--warm`` hands that are not counted: its imports, its lazily built
-tables, and the heuristic's memo tables (suit rows, evaluations, legal waits), which carry over
-between repeats as they do in any long run. The memo tables take a hundred hands or so to fill:
+tables, and the heuristic's caches (suit rows, evaluations, legal waits), which carry over
+between repeats as they do in any long run. The caches take a hundred hands or so to fill:
 in one process the heuristic's suit joins fall from 0.44 a decision over its first 100 hands to
 0.06 over hands 1,100–1,200, and after two warm-up hands (this benchmark's until 2026-12-02)
 its ratio read 0.130 where 150 read 0.139 and 400 read 0.138 (same code, same walls).
@@ -73,7 +73,7 @@ def main() -> None:
           f"{statistics.median(b[1] for b in base):9.2f} {'1.000':>22}")
     for k, spec in enumerate(args.specs):
         if args.warm:
-            run(spec, args.warm, 1_000_000 + 10_000 * k)     # imports, tables, memo tables
+            run(spec, args.warm, 1_000_000 + 10_000 * k)     # imports, tables, caches
         pairs = []
         for r in range(args.repeats):
             first = 100_000 * (k + 1) + r * args.hands      # walls no other run has played

@@ -7,7 +7,7 @@ For each setting (a ``search:FILE`` parameter file, or the default parameters wi
 set to each of ``--worlds``: the budget curve) the search agent plays ``--deals`` seeded deals
 in seat ``deal % 4`` against three copies of its blueprint; the blueprint's own decisions are
 timed on the same deals (the same agent asked without searching), after ``--warm`` deals that
-fill the blueprint's memo tables as a long run has them. Reported per setting: the
+fill the blueprint's caches as a long run has them. Reported per setting: the
 decisions it searched per deal, CPU ms per searched decision and its ratio to a blueprint
 decision, CPU seconds per deal for the searching seat, and rollouts per searched decision.
 Process CPU time, so other work on the machine slows both sides alike.
@@ -71,7 +71,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=6)
     parser.add_argument("--first", type=int, default=50_000, help="seed of the first deal")
     parser.add_argument("--warm", type=int, default=100,
-                        help="uncounted deals of blueprint self-play first (its memo tables)")
+                        help="uncounted deals of blueprint self-play first (its caches)")
     parser.add_argument("--params", nargs="*", default=[], help="search parameter files")
     parser.add_argument("--worlds", type=int, nargs="*", default=[],
                         help="the default parameters with each of these worlds")

@@ -53,9 +53,13 @@ class Samples:
 
 def ron_tiles(hand, seat: int) -> dict[int, int]:
     """The kinds ``seat`` could win on by ron right now, with the points of each win."""
+    return {} if hand.furiten(seat) else winning_tiles(hand, seat)
+
+
+def winning_tiles(hand, seat: int) -> dict[int, int]:
+    """The kinds ``seat``'s 13 tiles win on by ron, reaching ``min_points``, with the points
+    of each win; same-turn furiten, which lasts only until the seat's next turn, aside."""
     from mjenv.scoring import WinContext, score
-    if hand.furiten(seat):
-        return {}
     out = {}
     tiles, melds = hand.concealed(seat), hand.melds(seat)
     ctx = WinContext(tsumo=False, seat_wind=hand.seat_wind(seat), round_wind=hand.round_wind)
@@ -129,10 +133,9 @@ def _collect(args: tuple[str, int, int, RuleConfig, float]) -> Samples:
 
 def _best_points(ev, counts, melds, view) -> int:
     """Points of the best admitted plan of a 13-tile hand (the floor of its win's value)."""
-    from agents.heuristic.evaluator import plan_eval
-    serial, plist, adm = ev.plans(melds, view.rules.min_points)
-    dist = plan_eval(serial, plist, counts, melds).dist
-    best = min(((dist[i] + pen, -plist.plans[i].points) for i, pen in
+    evaluated, adm = ev.evaluated(counts, melds, view)
+    dist, plans = evaluated.dist, evaluated.plist.plans
+    best = min(((dist[i] + pen, -plans[i].points) for i, pen in
                 zip(adm.plans, adm.penalty) if dist[i] < 99), default=(0, 0))
     return max(-best[1], view.rules.min_points)
 

@@ -1,24 +1,12 @@
-"""The heuristic's evaluators: what a hand is worth before and after each possible action.
+"""The heuristic's evaluators (``Evaluator``): what a hand is worth before and after each
+possible action — its discards, the hand as it stands, a call, a kan — read by the agent and by
+the analysis planes of the PPO network (``agents.features``).
 
-One public API, read by the agent (``agents.heuristic.agent``) and by the analysis planes of the
-PPO network (``agents.features``):
-
-- :meth:`Evaluator.discards` — for a hand about to discard, every discard's *value distance*
-  (tiles needed to reach a plan worth ``min_points``), and for the best ones a tie-break weight:
-  the unseen tiles that would improve the hand (ukeire) or, at tenpai, the unseen legal winning
-  tiles found with the real scorer;
-- :meth:`Evaluator.hand` — the same for a 13-tile hand as it stands (claims, kans);
-- :meth:`Evaluator.after_call` — the distance after a chi/pon (and its best discard) or an
-  open kan;
-- :meth:`Evaluator.calls_fall_short` — whether no chi/pon can beat the hand's distance, read
-  from the evaluation of the hand before the seat's last discard (no call weighed);
-- :meth:`Evaluator.kan_keeps` — whether a concealed/added kan keeps the distance.
-
-Everything comes from one evaluation of the whole plan list on the hand (``plans.PlanList``):
+Everything comes from one evaluation of the whole plan list on the hand (``plans.PlanEval``):
 each plan's distance, and the masks of the kinds surplus to it and wanted once each surplus
-kind is gone — no loop over tiles asks the tables again. Results are memoised in process-wide
-tables keyed on everything they depend on (the hand, the melds, the plan list, the parameters
-that shape them), so agents with different parameters share them safely.
+kind is gone — no loop over tiles asks the tables again. The evaluations, the plan lists and
+the scored waits are plain functions of immutable inputs, cached on the whole input
+(``functools.lru_cache``): agents with different parameters share them safely.
 """
 
 from __future__ import annotations
@@ -27,64 +15,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple, Sequence
 
-from agents.heuristic.plans import (ALL34, KNIT, PAIRS_SHAPE, Plan, PlanEval, PlanList,
-                                    candidate_plans, full_bits, held_bits, meld_key)
-from agents.heuristic.tables import INF, STORE
+from agents.heuristic.plans import (ALL34, PlanEval, PlanList, candidate_plans, full_bits,
+                                    held_bits, less_one, meld_key)
+from agents.heuristic.tables import INF, ranks_of
 from mjenv.analysis import wait_kinds
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
 from mjenv.scoring import WinContext, score
 from mjenv.tiles import Meld
 
-_MEMO_LIMIT = 200_000
-
-
-class _Memo(dict):
-    def put(self, key, value):
-        if len(self) >= _MEMO_LIMIT:
-            self.clear()
-        self[key] = value
-        return value
-
-
-# Process-wide memo tables; every entry a pure function of its key. Plan lists carry a
-# serial number (never reused) that names them in the other tables' keys: one per meld set,
-# since an evaluation reads the melds (五门齐's doors), though meld sets that leave the same
-# plans open share one compiled list.
-_PLAN_LISTS: dict[tuple, tuple[int, PlanList]] = {}
-_COMPILED: dict[tuple[tuple[Plan, ...], int], PlanList] = {}
-_EVALS = _Memo()
-_WAITS = _Memo()
-_serial = iter(range(1 << 62))
-
-
-def plan_list(melds: Sequence[Meld], value_planning: bool, loose: bool, knitted: bool = False
-              ) -> tuple[int, PlanList]:
-    """(serial, compiled plans) open to ``melds``."""
-    key = (meld_key(melds), value_planning, loose, knitted)
-    hit = _PLAN_LISTS.get(key)
-    if hit is None:
-        if len(_PLAN_LISTS) >= 20_000:
-            _PLAN_LISTS.clear()
-            _COMPILED.clear()
-        compiled = (candidate_plans(key[0], value_planning, loose, knitted), 4 - len(melds))
-        plist = _COMPILED.get(compiled)
-        if plist is None:
-            plist = _COMPILED[compiled] = PlanList(*compiled)
-        hit = _PLAN_LISTS[key] = (next(_serial), plist)
-    return hit
-
-
-def plan_eval(serial: int, plist: PlanList, counts: Sequence[int], melds: Sequence[Meld]
-              ) -> PlanEval:
-    """``PlanList.evaluate``, memoised (its ``state``: see ``PlanEval``)."""
-    key = (serial, bytes(counts))
-    state = _EVALS.get(key)
-    if state is None:
-        ev = plist.evaluate(counts, melds)
-        _EVALS.put(key, ev.state)
-        return ev
-    return PlanEval(plist, counts, melds, state)
+TIE = 1e-9
+"""Two utilities, distances or risks closer than this are equal: they are float sums of
+penalties, logarithms and products, where one order of adding gives another last bit."""
 
 
 @dataclass(frozen=True)
@@ -111,40 +53,105 @@ class Discard(NamedTuple):
     points: float = 0.0
 
 
-class _Weighed(NamedTuple):
-    """What ``Evaluator.discards`` found of the last hand it weighed (``Evaluator._recall``,
-    ``Evaluator.calls_fall_short``): its plan list and ``min_points``, its counts read as one
-    base-256 number, its best value, the kinds surplus to a plan at that value, the kinds
-    whose discard leaves a plain shape one tile from complete, its plans' evaluation and the
-    suit store's generation it reads (its masks are asked of the store on demand)."""
-
-    serial: int
-    min_points: int
-    key: int
-    best: float
-    kept: int
-    ready: int
-    ev: PlanEval
-    generation: int
-
-
-# ``Discard``'s fields as a tuple, made without the named tuple's ``__new__`` (a Python
-# function): half the cost, on every discard of every turn
-_discard = tuple.__new__
-
-
-@dataclass(frozen=True)
-class _Admitted:
-    """Which plans of a list the value rule admits, with their penalties, and which are the
-    plain shapes (standard, seven pairs or knitted, whatever their value)."""
+class Admitted(NamedTuple):
+    """Which plans of a list the value rule admits, with their penalties (in tiles), and
+    which are the plain shapes (``Plan.plain``, whatever their value)."""
 
     plans: tuple[int, ...]
     penalty: tuple[float, ...]
     plain: tuple[int, ...]
 
 
-# Per parameter set, (plan list serial, min_points, hard_only) → its ``_Admitted``.
-_ADMITTED: dict[EvalParams, _Memo] = {}
+class Plans(NamedTuple):
+    """The plans open to a meld set: the set, the compiled list, those admitted."""
+
+    melds: tuple[Meld, ...]
+    plans: PlanList
+    admitted: Admitted
+
+
+class Wait(NamedTuple):
+    """A wait of a ready hand and the points of a win on it by ron and by tsumo (-1 where it
+    is no win)."""
+
+    tile: int
+    ron: int
+    tsumo: int
+
+
+class Standing(NamedTuple):
+    """A 14-tile hand's plans before its discard: the best value (distance plus penalty),
+    ``top`` the (value, plan) at it and ``near`` those up to a tile behind, ``kept`` the kinds
+    surplus to a plan at the best value (their discard keeps it), ``ready`` the kinds whose
+    discard may leave a plain shape one tile from complete (the scorer decides those)."""
+
+    best: float
+    top: list[tuple[float, int]]
+    near: list[tuple[float, int]]
+    kept: int
+    ready: int
+
+
+@lru_cache(maxsize=1 << 12)
+def plan_list(melds: tuple[tuple[str, tuple[int, ...]], ...], value_planning: bool, loose: bool,
+              knitted: bool) -> PlanList:
+    """The compiled plans open to the melds ``(kind, tiles)``."""
+    return _compiled(candidate_plans(melds, value_planning, loose, knitted), 4 - len(melds))
+
+
+@lru_cache(maxsize=1 << 10)
+def _compiled(plans: tuple, groups: int) -> PlanList:
+    """One compiled list per distinct plan list: meld sets that leave the same plans open
+    (a pung of 2m or of 7m) share it."""
+    return PlanList(plans, groups)
+
+
+@lru_cache(maxsize=256)
+def evaluate(plans: PlanList, counts: bytes, melds: tuple[Meld, ...]) -> PlanEval:
+    """``plans`` on concealed ``counts`` with ``melds`` declared."""
+    return PlanEval(plans, counts, melds)
+
+
+@lru_cache(maxsize=1 << 12)
+def admitted(plans: PlanList, min_points: int, hard_only: bool, value_planning: bool,
+             soft_margin: int, soft_penalty: float) -> Admitted:
+    """The value rule: plans whose points reach ``min_points``, and unless ``hard_only``
+    those within ``soft_margin`` points, as if ``soft_penalty`` tiles further away; without
+    value planning, every plan."""
+    chosen, penalty = [], []
+    for i, plan in enumerate(plans.plans):
+        if not value_planning or plan.points >= min_points:
+            chosen.append(i)
+            penalty.append(0.0)
+        elif not hard_only and plan.points + soft_margin >= min_points:
+            chosen.append(i)
+            penalty.append(soft_penalty)
+    plain = tuple(i for i, plan in enumerate(plans.plans) if plan.plain)
+    return Admitted(tuple(chosen), tuple(penalty), plain)
+
+
+@lru_cache(maxsize=1 << 16)
+def legal_waits(counts: bytes, melds: tuple[Meld, ...], seat_wind: int, round_wind: int
+                ) -> tuple[Wait, ...]:
+    """The waits of a ready 13-tile-equivalent hand, each scored by the rule engine as a ron
+    and as a tsumo in these winds."""
+    hand = [t for t in range(34) for _ in range(counts[t])]
+    out = []
+    for w in wait_kinds(list(counts), melds):
+        points = []
+        for tsumo in (False, True):
+            try:
+                points.append(score(hand, w, melds, WinContext(
+                    tsumo=tsumo, seat_wind=seat_wind, round_wind=round_wind)).points)
+            except ValueError:
+                points.append(-1)
+        out.append(Wait(w, *points))
+    return tuple(out)
+
+
+def _values(dist: Sequence[int], adm: Admitted) -> list[tuple[float, int]]:
+    """(distance plus penalty, plan) of each admitted plan within reach."""
+    return [(dist[i] + pen, i) for i, pen in zip(adm.plans, adm.penalty) if dist[i] < INF]
 
 
 class Evaluator:
@@ -152,75 +159,22 @@ class Evaluator:
 
     def __init__(self, params: EvalParams) -> None:
         self.params = params
-        # shared by the evaluators of equal parameters: a harness makes new agents for every
-        # run of hands, and each made its own again for every plan list
-        if params not in _ADMITTED and len(_ADMITTED) >= 64:
-            _ADMITTED.clear()
-        self._admitted = _ADMITTED.setdefault(params, _Memo())
-        # the last hand weighed by ``discards``, for ``hand`` after its discard
-        self._last: _Weighed | None = None
 
-    @staticmethod
-    def begin() -> None:
-        """Call before each decision: empties the suit store and the evaluations that point
-        into it once the store is full (never in the middle of a decision)."""
-        if STORE.full():
-            STORE.clear()
-            _EVALS.clear()
-
-    # --- plans ----------------------------------------------------------------------------
-
-    def plans(self, melds: Sequence[Meld], min_points: int, hard_only: bool = False
-              ) -> tuple[int, PlanList, _Admitted]:
-        """(serial, plans, admitted) for ``melds``: the value rule admits plans whose points
-        reach ``min_points``, and unless ``hard_only`` those within ``soft_margin`` points,
-        as if ``soft_penalty`` tiles further away; without value planning, every plan."""
+    def plans(self, melds: Sequence[Meld], min_points: int, hard_only: bool = False) -> Plans:
+        """The plans open to ``melds`` and those the value rule admits (``admitted``)."""
         p = self.params
-        serial, plist = plan_list(melds, p.value_planning, p.loose_tables, p.knitted)
-        key = (serial, min_points, hard_only)
-        hit = self._admitted.get(key)
-        if hit is None:
-            plans, pens = [], []
-            for i, pl in enumerate(plist.plans):
-                if not p.value_planning or pl.points >= min_points:
-                    plans.append(i)
-                    pens.append(0.0)
-                elif not hard_only and pl.points + p.soft_margin >= min_points:
-                    plans.append(i)
-                    pens.append(p.soft_penalty)
-            plain = tuple(i for i, pl in enumerate(plist.plans)
-                          if pl.name in ("free", "qiduizi", "qiduizi_shape", "shisan_buda"))
-            hit = self._admitted.put(key, _Admitted(tuple(plans), tuple(pens), plain))
-        return serial, plist, hit
+        plist = plan_list(meld_key(melds), p.value_planning, p.loose_tables, p.knitted)
+        return Plans(tuple(melds), plist, admitted(plist, min_points, hard_only,
+                                                   p.value_planning, p.soft_margin,
+                                                   p.soft_penalty))
+
+    def evaluated(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView,
+                  hard_only: bool = False) -> tuple[PlanEval, Admitted]:
+        """The plans open to ``melds`` on concealed ``counts``, and those admitted."""
+        plans = self.plans(melds, view.rules.min_points, hard_only)
+        return evaluate(plans.plans, bytes(counts), plans.melds), plans.admitted
 
     # --- waits ----------------------------------------------------------------------------
-
-    def legal_waits(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView
-                    ) -> tuple[tuple[int, int, int], ...]:
-        """Waits of a ready 13-tile-equivalent hand with the points of a win on each by ron
-        and by tsumo (-1 where it is no win; below ``min_points`` it is no legal win)."""
-        key = (bytes(counts), meld_key(melds), view.seat_wind, view.round_wind,
-               view.rules.min_points)
-        hit = _WAITS.get(key)
-        if hit is not None:
-            return hit
-        hand = [t for t in range(34) for _ in range(counts[t])]
-        contexts = _contexts(view.seat_wind, view.round_wind)
-        out = []
-        for w in wait_kinds(counts, melds):
-            points = []
-            for ctx in contexts:
-                try:
-                    points.append(score(hand, w, melds, ctx).points)
-                except ValueError:
-                    points.append(-1)
-            out.append((w, points[0], points[1]))
-        return _WAITS.put(key, tuple(out))
-
-    def wait_weight(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView
-                    ) -> float:
-        """Unseen copies of the legal winning tiles of a ready hand (ron-weighted)."""
-        return self.wait_value(counts, melds, view)[0]
 
     def wait_value(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView
                    ) -> tuple[float, float]:
@@ -230,11 +184,11 @@ class Evaluator:
         share = self.params.ron_share
         least = view.rules.min_points
         weight = points = 0.0
-        for w, ron, tsumo in self.legal_waits(counts, melds, view):
-            for part, pts in ((share, ron), (1 - share, tsumo)):
+        for w in legal_waits(bytes(counts), tuple(melds), view.seat_wind, view.round_wind):
+            for part, pts in ((share, w.ron), (1 - share, w.tsumo)):
                 if pts >= least:
-                    weight += view.unseen[w] * part
-                    points += view.unseen[w] * part * pts
+                    weight += view.unseen[w.tile] * part
+                    points += view.unseen[w.tile] * part * pts
         return weight, (points / weight if weight > 0 else 0.0)
 
     # --- a hand as it stands --------------------------------------------------------------
@@ -244,21 +198,21 @@ class Evaluator:
         """(distance, legal-wait weight) of a 13-tile-equivalent hand: the value distance
         over the admitted plans; at tenpai 1 with the wait weight, or at least 2 when no wait
         is a legal win."""
-        serial, plist, adm = self.plans(melds, view.rules.min_points, hard_only)
-        known = None if hard_only else self._recall(serial, view.rules.min_points, counts)
-        if known is not None:
-            best, ready = known
-        else:
-            dist = plan_eval(serial, plist, counts, melds).dist
-            best = float(min(min((v for v, _ in _values(dist, adm)), default=INF), INF))
-            ready = self.params.value_planning and min((dist[i] for i in adm.plain),
-                                                       default=INF) <= 1
+        best, ready = self._best_value(*self.evaluated(counts, melds, view, hard_only))
         if ready:
-            weight = self.wait_weight(counts, melds, view)
+            weight = self.wait_value(counts, melds, view)[0]
             if weight > 0:
                 return 1.0, weight
             best = max(best, 2.0)
         return best, 0.0
+
+    def _best_value(self, ev: PlanEval, adm: Admitted) -> tuple[float, bool]:
+        """The best value of an evaluated hand over the admitted plans (``INF``: none within
+        reach), and whether a plain shape is within a tile of complete (the scorer decides)."""
+        best = float(min(min((v for v, _ in _values(ev.dist, adm)), default=INF), INF))
+        ready = self.params.value_planning and min((ev.dist[i] for i in adm.plain),
+                                                   default=INF) <= 1
+        return best, ready
 
     def acceptance(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView
                    ) -> tuple[float, float]:
@@ -268,181 +222,130 @@ class Evaluator:
         dist, weight = self.hand(counts, melds, view)
         if weight > 0 or dist >= INF:
             return dist, weight
-        serial, plist, adm = self.plans(melds, view.rules.min_points)
-        ev = plan_eval(serial, plist, counts, melds)
+        ev, adm = self.evaluated(counts, melds, view)
         values = _values(ev.dist, adm)
         if not values:
             return dist, 0.0
         best = min(v for v, _ in values)
-        chosen = [i for v, i in values if v <= best + 1e-9]
+        chosen = [i for v, i in values if v <= best + TIE]
         need = 0
         for i in chosen:
             need |= ev.bits(i)[0]
-        need &= _near(held_bits(counts), [plist.plans[i] for i in chosen]) & ~full_bits(counts)
+        need &= _near(held_bits(counts), [ev.plist.plans[i] for i in chosen]) \
+            & ~full_bits(counts)
         return dist, float(_weigh(need, view.unseen))
-
-    # --- the hand left by a discard ---------------------------------------------------------
-
-    def _discarded(self, serial: int, min_points: int, counts: Sequence[int]) -> int | None:
-        """The kind ``t`` where ``counts`` is the last hand ``discards`` weighed (with the same
-        plan list and ``min_points``) less one ``t``; None elsewhere."""
-        last = self._last
-        if last is None or last.serial != serial or last.min_points != min_points:
-            return None
-        # counts are at most 4, so the difference of the counts read as base-256 numbers is
-        # a power of 256 exactly where the last hand is ``counts`` and one tile more
-        diff = last.key - int.from_bytes(bytes(counts), "little")
-        if diff <= 0 or diff & (diff - 1) or (diff.bit_length() - 1) & 7:
-            return None
-        return (diff.bit_length() - 1) >> 3
-
-    def _recall(self, serial: int, min_points: int, counts: Sequence[int]
-                ) -> tuple[float, bool] | None:
-        """(best value, whether a plain shape is one tile from complete) of ``counts`` where it
-        is the last hand ``discards`` weighed less one tile ``t`` surplus to a plan at the best
-        value: that plan keeps its value, no plan's gets lower, so the best value is the
-        same number, and a plain shape's distance after the discard is what made ``t`` ready
-        there (``_Weighed``). None elsewhere. The claims of the turns that follow a discard
-        ask it, nearly always of a hand no evaluation has seen (84 % of them)."""
-        t = self._discarded(serial, min_points, counts)
-        if t is None or not self._last.kept >> t & 1:
-            return None
-        return self._last.best, bool(self._last.ready >> t & 1)
 
     # --- discards -------------------------------------------------------------------------
 
-    def discards(self, counts: list[int], melds: Sequence[Meld], view: PlayerView,
-                 tiles: Sequence[int], hard_only: bool = False, ukeire: str | None = "ties",
-                 least: bool = False) -> dict[int, Discard]:
+    def discards(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView,
+                 tiles: Sequence[int], hard_only: bool = False, ukeire: str | None = "ties"
+                 ) -> dict[int, Discard]:
         """Each discard of ``tiles`` from a hand holding one tile more than 13-equivalent.
 
         The distance after discarding ``t`` is, per plan, the plan's value now (distance plus
         penalty), plus one unless ``t`` is surplus to it; the best admitted plan decides (with
         no admitted plan reachable, plain efficiency). Where the plain shape is one tile from
         complete the scorer decides instead: 1 with the legal-wait weight, else at least 2.
-        Weights of the other discards (ukeire over the plans at the best value) are computed,
-        with ``ukeire="ties"``, only where several discards share the best distance (they
-        break ties: ``heuristic:v1``); with ``"all"``, for every discard, with the plan points:
-        a kind no best plan can spare is then given the need of those plans on the hand as it
-        is, a close stand-in for asking the tables again.
-
-        Only the plans at the best value now need their surplus: a kind surplus to one keeps
-        that value, any other kind costs one tile — unless a plan a fraction of a tile behind
-        keeps it (fractional penalties), or ties must be broken among such kinds.
-
-        ``least`` (with ``ukeire=None``): only the least distance is wanted (``after_call``).
-        A discard the scorer decides is never below 1, so once some discard is at 1 or less
-        the waits of the later ones are not scored, and they are left out."""
-        p = self.params
-        serial, plist, adm = self.plans(melds, view.rules.min_points, hard_only)
-        ev = plan_eval(serial, plist, counts, melds)
-        dist = ev.dist
-        values = _values(dist, adm)
-        admitted = bool(values)
-        if not values:
-            if hard_only:
-                return {t: Discard(float(INF), 0.0, False) for t in tiles}
-            # no plan worth min_points left: play efficiency
-            values = [(dist[i], i) for i, pl in enumerate(plist.plans) if pl.name == "free"]
-        best_now = min([v for v, _ in values])
-        tie, step = best_now + 1e-9, best_now + 1.0
-        top: list[tuple[float, int, int]] = []      # (value, plan, surplus) at the best value
-        near: list[tuple[float, int]] = []           # (value, plan) up to a tile behind
-        kept = 0
-        for v, i in values:
-            if v <= tie:
-                sp = ev.bits(i)[1]
-                top.append((v, i, sp))
-                kept |= sp
-            elif v <= step:
-                near.append((v, i))
-        behind = None                     # (value, plan, surplus) of the near plans, on demand
-        if any(v < step - 1e-9 for v, _ in near):
-            behind = [(v, i, ev.bits(i)[1]) for v, i in near]
-        # the kinds whose discard may leave a plain shape ready (one tile from complete):
-        # every kind where one is complete, the surplus of those one tile away
-        ready = 0
-        if p.value_planning:
-            for i in adm.plain:
-                if dist[i] < 1:
-                    ready = ALL34
-                    break
-                if dist[i] == 1:
-                    ready |= ev.bits(i)[1]
-        if admitted and not hard_only:
-            self._last = _Weighed(serial, view.rules.min_points,
-                                  int.from_bytes(bytes(counts), "little"), best_now, kept, ready,
-                                  ev, STORE.generation)
-        out: dict[int, Discard] = {}
-        low, ties = float(INF), 0         # the least distance so far, and how many have it
-        for t in tiles:
-            bit = 1 << t
-            if least and ready & bit and low <= 1.0:
-                continue
-            d = best_now if kept & bit else step
-            if behind is not None and not kept & bit:
-                d = min([d] + [v for v, _, sp in behind if sp & bit])
-            d, w = float(d), 0.0
-            pts = 0.0
-            if ready & bit:
-                counts[t] -= 1
-                w, pts = self.wait_value(counts, melds, view)
-                counts[t] += 1
-                d = 1.0 if w > 0 else max(d, 2.0)
-            out[t] = _discard(Discard, (d, w, d == 1.0 and w > 0, pts))
-            if d < low:
-                low, ties = d, 1
-            elif d == low:
-                ties += 1
-        if ukeire == "ties" and ties > 1:
-            todo = [t for t in tiles if out[t].dist <= low and out[t].weight == 0.0
-                    and 1.0 < out[t].dist < INF]
+        Weights of the other discards (ukeire over the plans at the best value, ``_ukeire``)
+        are computed, with ``ukeire="ties"``, only where several discards share the best
+        distance (they break ties: ``heuristic:v1``); with ``"all"``, for every discard, with
+        the plan points; with None, not at all."""
+        ev, adm = self.evaluated(counts, melds, view, hard_only)
+        standing = self._standing(ev, adm, hard_only)
+        if standing is None:
+            return {t: Discard(float(INF), 0.0, False) for t in tiles}
+        out = {t: self._discard(ev, standing, t, view) for t in tiles}
+        low = min(e.dist for e in out.values())
+        if ukeire == "ties" and sum(e.dist == low for e in out.values()) > 1:
+            todo = [t for t, e in out.items() if e.dist <= low and e.weight == 0.0
+                    and 1.0 < e.dist < INF]
         elif ukeire == "all":
-            todo = [t for t in tiles if out[t].weight == 0.0 and out[t].dist < INF]
+            todo = [t for t, e in out.items() if e.weight == 0.0 and e.dist < INF]
         else:
             return out
-        held = held_bits(counts)
-        full = full_bits(counts)
+        held, full = held_bits(ev.counts), full_bits(ev.counts)
         for t in todo:
-            e = out[t]
-            bit = 1 << t
-            if kept & bit:
-                chosen = [i for _, i, sp in top if sp & bit]
-            else:
-                if behind is None:
-                    behind = [(v, i, ev.bits(i)[1]) for v, i in near]
-                value = min([step] + [v for v, _, sp in behind if sp & bit])
-                chosen = [i for v, i, _ in top if v + 1.0 <= value + 1e-9] + \
-                    [i for v, i, sp in behind if v + (0 if sp & bit else 1) <= value + 1e-9]
-                chosen.sort()
-            improving = 0
-            for i in chosen:
-                # a plan's wants only where ``t`` is surplus to it (they are costly)
-                if ev.bits(i)[1] & bit and (want := ev.want(i, t)) is not None:
-                    improving |= want
-                elif ukeire == "all":
-                    improving |= ev.bits(i)[0]
-                else:       # 五门齐, or a plan ``t`` is not surplus to: ask again
-                    counts[t] -= 1
-                    improving |= self._need_after(serial, plist, i, counts, melds)
-                    counts[t] += 1
-            h = held & ~bit if counts[t] == 1 else held
-            improving &= _near(h, [plist.plans[i] for i in chosen])
-            improving &= ~(full & ~bit)
-            points = max(plist.plans[i].points for i in chosen) if ukeire == "all" else 0.0
-            out[t] = _discard(Discard, (e.dist, float(_weigh(improving, view.unseen)), False,
-                                        points))
+            weight, points = self._ukeire(ev, standing, t, held, full, ukeire == "all", view)
+            out[t] = Discard(out[t].dist, weight, False, points)
         return out
 
+    def _discard(self, ev: PlanEval, standing: Standing, t: int, view: PlayerView) -> Discard:
+        """A discard of ``t`` before its ukeire: its value, or where it may leave a plain shape
+        one tile from complete, the scorer's answer (1 with the legal-wait weight, else at
+        least 2)."""
+        d = self._value_after(ev, standing, t)
+        if not standing.ready >> t & 1:
+            return Discard(d, 0.0, False)
+        w, pts = self.wait_value(less_one(ev.counts, t), ev.melds, view)
+        return Discard(1.0, w, True, pts) if w > 0 else Discard(max(d, 2.0), w, False, pts)
+
+    def _standing(self, ev: PlanEval, adm: Admitted, hard_only: bool) -> Standing | None:
+        """The ``Standing`` of the evaluated hand; None where no admitted plan is within
+        reach and ``hard_only`` (else plain efficiency: the plain standard shape alone)."""
+        values = _values(ev.dist, adm)
+        if not values:
+            if hard_only:
+                return None
+            values = [(ev.dist[ev.plist.free], ev.plist.free)]
+        best = min(v for v, _ in values)
+        top = [(v, i) for v, i in values if v <= best + TIE]
+        near = [(v, i) for v, i in values if best + TIE < v <= best + 1.0]
+        kept = 0
+        for _, i in top:
+            kept |= ev.bits(i)[1]
+        ready = 0
+        if self.params.value_planning:
+            for i in adm.plain:
+                if ev.dist[i] < 1:            # complete: any discard may leave it ready
+                    ready = ALL34
+                    break
+                if ev.dist[i] == 1:
+                    ready |= ev.bits(i)[1]
+        return Standing(best, top, near, kept, ready)
+
     @staticmethod
-    def _need_after(serial: int, plist: PlanList, plan: int, counts: Sequence[int],
-                    melds: Sequence[Meld]) -> int:
-        """The need mask of one plan of a list on ``counts``, memoised."""
-        key = (serial, plan, bytes(counts))
-        need = _EVALS.get(key)
-        if need is None:
-            need = _EVALS.put(key, plist.need(plan, counts, melds))
-        return need
+    def _value_after(ev: PlanEval, standing: Standing, t: int) -> float:
+        """The best value once a ``t`` is discarded, before the scorer: a plan keeps its value
+        where ``t`` is surplus to it, else is a tile further — so the best value itself where
+        ``t`` is surplus to a plan there, else one more, unless a plan less than a tile behind
+        keeps its own value (only fractional penalties put one there)."""
+        if standing.kept >> t & 1:
+            return float(standing.best)
+        step = standing.best + 1.0
+        if not any(v < step - TIE for v, _ in standing.near):
+            return float(step)
+        return float(min([step] + [v for v, i in standing.near if ev.bits(i)[1] >> t & 1]))
+
+    def _ukeire(self, ev: PlanEval, standing: Standing, t: int, held: int, full: int,
+                every: bool, view: PlayerView) -> tuple[float, float]:
+        """(weight, points) of discarding ``t``: the unseen tiles that would bring one of the
+        plans that decide its distance a tile closer, among the kinds near the hand (held,
+        within two ranks of a held number tile, or what a plan asks for wherever the hand
+        stands; ``held`` and ``full``: the kinds held, held four times, before the discard).
+        ``every`` (``ukeire="all"``): a plan ``t`` is not surplus to gives its need
+        on the hand as it is, a close stand-in for evaluating the hand less the ``t``; and
+        the points are those of the best chosen plan."""
+        value = self._value_after(ev, standing, t)
+        chosen = [i for v, i in standing.top + standing.near
+                  if v <= value + TIE and v + (1 - (ev.bits(i)[1] >> t & 1)) <= value + TIE]
+        improving = 0
+        plans = ev.plist.plans
+        for i in chosen:
+            want = ev.want(i, t) if ev.bits(i)[1] >> t & 1 else None
+            if want is not None:
+                improving |= want
+            elif every:
+                improving |= ev.bits(i)[0]
+            elif i in ev.plist.five:
+                improving |= ev.five_need_without(i, t)
+            else:       # a plan ``t`` is not surplus to: the hand less the ``t`` evaluated
+                improving |= evaluate(ev.plist, less_one(ev.counts, t),
+                                      ev.melds).bits(i)[0]
+        if ev.counts[t] == 1:
+            held &= ~(1 << t)
+        improving &= _near(held, [plans[i] for i in chosen]) & ~(full & ~(1 << t))
+        points = max(plans[i].points for i in chosen) if every else 0.0
+        return float(_weigh(improving, view.unseen)), points
 
     # --- calls and kans -------------------------------------------------------------------
 
@@ -470,80 +373,30 @@ class Evaluator:
         counting only plans worth ``min_points``: after chi/pon, the best discard's distance;
         after an open kan, the hand's.
 
-        After chi/pon that is the best plan's value on the hand before its discard, without
-        weighing each discard, unless the plain shape is ready (the scorer may then make it
-        1) or the hand is complete: no discard goes below that value, and one keeps it — the
-        hand holds as many tiles as a target, so a hand short of the best plan's optimal
-        target by ``d ≥ 1`` tiles holds ``d`` more of some kinds than it, which are surplus."""
-        after, new_melds = self._called(view, call, counts)
+        No discard brings a plan closer (it keeps its value or goes a tile further), so the
+        best value of the hand before its discard bounds the best discard from below; and a
+        discard reaches it, where the hand is not complete: a hand holding as many tiles as a
+        target and d ≥ 1 tiles from it holds d tiles the target does not use, each surplus to
+        the plan. So the discards are weighed only where the scorer may decide (a plain shape
+        within a tile of complete) or the hand is complete — and only up to the first at 1,
+        the least a discard leaves (a 13-tile hand is never complete)."""
+        after, melds = self._called(view, call, counts)
         if call.kind == "minkan":
-            return self.hand(after, new_melds, view, hard_only=True)[0]
-        serial, plist, adm = self.plans(new_melds, view.rules.min_points, hard_only=True)
-        dist = plan_eval(serial, plist, after, new_melds).dist
-        least = float(min((v for v, _ in _values(dist, adm)), default=INF))
-        ready = self.params.value_planning and min((dist[i] for i in adm.plain),
-                                                   default=INF) <= 1
-        if least >= 1 and not ready:
-            return least
-        tiles = [t for t in range(34) if after[t]]
-        evals = self.discards(after, new_melds, view, tiles, hard_only=True, ukeire=None,
-                              least=True)
-        return min(e.dist for e in evals.values())
-
-    def calls_fall_short(self, view: PlayerView, calls: Sequence[Action], counts: Sequence[int],
-                         now: float) -> bool:
-        """Whether none of ``calls`` (chi and pon of the target tile) can leave a distance
-        (``after_call``) below ``now`` (the hand's, :meth:`hand`), known without weighing any;
-        False where it cannot be told from the last hand weighed.
-
-        A target of a plan after a call, its meld added, is a target of the same plan on the
-        13 tiles and the target ``x`` (the plans open after a call are among those open now,
-        worth no more), unless the meld's copies of a kind take it past four — the tables cap
-        the concealed tiles alone — and such a target costs at least the copies of that kind
-        it lacks: ``5 − (copies in the meld) − (copies left concealed)``, which must reach
-        ``now`` (and two, for the plain shape below). And ``x`` shortens a plan by one tile
-        exactly where it is in the plan's need mask. So where every plan worth ``min_points``
-        stays at ``now`` or beyond, less one where it needs ``x``, and the plain shape stays
-        two tiles or more from complete (no discard after the call can make it ready, where
-        the scorer decides), every call falls short. The 13-tile hand is the last one weighed
-        less its discard ``t`` (a claim comes after the seat's own discard): a plan ``t`` is
-        surplus to keeps its distance and needs its ``want`` for ``t``; one it is not surplus
-        to is a tile further, and decides only where that is still short of ``now + 1`` —
-        then nothing is known. Seven pairs and the knitted shape are closed by any call. v1's
-        tables, which cap fewer targets, are left to the evaluation."""
-        p = self.params
-        if p.loose_tables:
-            return False
-        floor = max(now, 2.0) if p.value_planning else now
-        for call in calls:
-            after, called = self._called(view, call, counts)
-            meld = called[-1].tiles
-            if any(5 - meld.count(k) - after[k] < floor for k in set(meld)):
-                return False
-        melds = view.melds[view.seat]
-        serial, plist, adm = self.plans(melds, view.rules.min_points, hard_only=True)
-        t = self._discarded(serial, view.rules.min_points, counts)
-        if t is None or self._last.generation != STORE.generation:
-            return False
-        ev, dist, x = self._last.ev, self._last.ev.dist, view.target_tile
-        # each plan worth min_points at least ``now``, and where a ready hand counts (value
-        # planning) the plain standard shape at least two tiles from complete: a plan already
-        # a tile beyond that, or out of reach, is so whatever ``t`` and ``x`` do
-        bounds = [(i, now) for i in adm.plans if dist[i] - 1 < now]
-        if p.value_planning:
-            bounds += [(i, 2.0) for i in adm.plain if dist[i] < 3]
-        for i, least in bounds:
-            d = dist[i]
-            if d >= INF or plist.plans[i].shape in (PAIRS_SHAPE, KNIT):
-                continue
-            if not ev.bits(i)[1] >> t & 1:             # a tile further after the discard
-                if d >= least:
-                    continue
-                return False
-            want = ev.want(i, t)
-            if want is None or d - (want >> x & 1) < least:
-                return False
-        return True
+            return self.hand(after, melds, view, hard_only=True)[0]
+        ev, adm = self.evaluated(after, melds, view, hard_only=True)
+        best, ready = self._best_value(ev, adm)
+        if best >= 1 and not ready:
+            return best
+        standing = self._standing(ev, adm, hard_only=True)
+        if standing is None:
+            return float(INF)
+        low = float(INF)
+        for t in range(34):
+            if after[t]:
+                low = min(low, self._discard(ev, standing, t, view).dist)
+                if low <= 1.0:
+                    break
+        return low
 
     def kan_keeps(self, view: PlayerView, kan: Action, counts: Sequence[int],
                   melds: tuple[Meld, ...], discard_dist: float) -> bool:
@@ -561,40 +414,23 @@ class Evaluator:
         return self.hand(after, new_melds, view)[0] <= discard_dist
 
 
-@lru_cache(maxsize=None)
-def _contexts(seat_wind: int, round_wind: int) -> tuple[WinContext, WinContext]:
-    """The win contexts of a ron and of a tsumo in these winds, made once each."""
-    return tuple(WinContext(tsumo=tsumo, seat_wind=seat_wind, round_wind=round_wind)
-                 for tsumo in (False, True))  # type: ignore[return-value]
-
-
-def _values(dist: Sequence[int], adm: _Admitted) -> list[tuple[float, int]]:
-    """(distance plus penalty, plan) of each admitted plan within reach."""
-    return [(dist[i] + pen, i) for i, pen in zip(adm.plans, adm.penalty) if dist[i] < INF]
-
-
 _NUMBERS = (1 << 27) - 1
 # per shift (+1, +2, −1, −2), the kinds a held number tile may reach in its own suit
 _REACH = tuple(sum(1 << t for t in range(27) if 0 <= t % 9 - d < 9)
                for d in (1, 2, -1, -2))
 
 
-def _near(held: int, plans: Sequence[Plan]) -> int:
+def _near(held: int, plans) -> int:
     """Kinds near a hand: held, within two ranks of a held number tile, and what ``plans``
     reach for whatever the hand holds (``Plan.reach``: forced tiles, 五门齐's honors)."""
     h = held & _NUMBERS
     near = held | (h << 1 & _REACH[0]) | (h << 2 & _REACH[1]) | (h >> 1 & _REACH[2]) \
         | (h >> 2 & _REACH[3])
-    for pl in plans:
-        near |= pl.reach
+    for plan in plans:
+        near |= plan.reach
     return near
 
 
 def _weigh(mask: int, unseen: Sequence[int]) -> int:
-    """Σ unseen over the kinds of ``mask`` (a step per kind in it, not per bit)."""
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += unseen[low.bit_length() - 1]
-        mask ^= low
-    return total
+    """Σ unseen over the kinds of ``mask``."""
+    return sum(unseen[t] for t in ranks_of(mask))

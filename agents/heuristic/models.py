@@ -1,32 +1,20 @@
-"""The probability models of the expected-points heuristic: how likely a hand is to win, and
-how likely a discard is another seat's winning tile, and what that costs.
+"""The probability models of the expected-points heuristic: how likely a hand is to win, how
+likely a discard is another seat's winning tile, and what that costs (docs/agents.md, *Defence
+as a calculated risk*). Everything here reads only the seat's ``PlayerView``; the coefficients
+are fitted on self-play, where the hidden hands are known (``training.calibrate``), and carried
+by ``HeuristicParams``: nothing here is tuned by hand.
 
-Everything here reads only the seat's ``PlayerView``; the coefficients are fitted on self-play,
-where the hidden hands are known (``training.calibrate``), and carried by ``HeuristicParams``.
+Winning: a logistic model over ``WIN_FEATURES`` of the hand a discard leaves (its value
+distance, 1 = ready with a legal wait; the unseen tiles that improve it; the wall's progress;
+the declared melds).
 
-Winning. P(the seat wins the hand) is a logistic model over ``WIN_FEATURES`` of the hand left
-by a discard: its value distance (1 = ready with a legal wait), the unseen tiles that improve
-it (at tenpai, the legal winning tiles), the wall's progress and the declared melds.
-
-Dealing in. For each opponent ``o`` and each kind
-``t`` the model estimates
-
-    P(o wins on t) = P(o is ready to win by ron) · P(t is one of its winning tiles | ready)
-
-with two logistic models over features a player can see — the opponent's declared melds, the
-wall's progress, how often it discards the tile it just drew rather than one from its hand (a
-ready hand stops changing), visible flush and value signals; for the tile, its kind (honor,
-terminal, 2/8), whether ``o`` discarded it (no permanent furiten here, RULES.md §4, so it is
-only less likely, not safe), its suji, how many copies are unseen, how much ``o`` threw of its
-suit, and whether it shares a suit with, or lies within two ranks of, the last tile ``o``
-threw from its hand — and the points such a win is worth, by a linear model over the
-opponent's features. A tile that passed ``o``'s hand while that hand stood unchanged —
-anything discarded since ``o`` last threw from its hand (``passed_tiles``) — cannot win for
-``o`` at all (a win is always taken). The coefficients are fitted on self-play, where the
-hidden hands are known (``training.calibrate``); nothing here is tuned by hand.
-
-A win by ron costs the discarder ``3P − 12`` (RULES.md §6) where a bystander pays 6, so the
-risk of a discard is ``Σ_o P(o wins on t) · (3·E[P_o] − 18)``, in points.
+Dealing in: ``P(o wins on t) = P(o is ready) · P(t is one of its winning tiles | ready)``, two
+logistic models over what a player sees of the opponent (``OpponentFeatures``) and of the tile
+(``TILE_FEATURES``), and the points of such a win by a linear model over the opponent's
+features. A tile that passed ``o``'s hand while it stood unchanged (``passed_tiles``) cannot
+win for ``o`` at all: a win is always taken. A ron costs the discarder ``3P − 12`` (RULES.md
+§6) where a bystander pays 6, so a discard risks ``Σ_o P(o wins on t) · (3·E[P_o] − 18)``
+points (``risk``).
 """
 
 from __future__ import annotations
@@ -37,10 +25,15 @@ from operator import mul
 from typing import NamedTuple, Sequence
 
 from mjenv.game.view import PlayerView
+from mjenv.game.wall import LIVE_DRAWS
 from mjenv.scoring import YAKU
 from mjenv.tiles import DRAGONS
 
-LIVE_WALL = 70
+
+def wall_progress(view: PlayerView) -> float:
+    """How far the wall has gone: 0 at the first draw, 1 once the live wall is empty."""
+    return 1.0 - view.live_wall_left / LIVE_DRAWS
+
 
 WIN_FEATURES = ("bias", "d1", "d2", "d3", "dist", "log_accept", "progress", "d1_progress",
                 "accept_progress", "melds")
@@ -69,9 +62,24 @@ def win_probability(coef: Sequence[float], dist: float, accept: float, progress:
     return _logistic(coef, win_features(dist, accept, progress, melds))
 
 
-OPPONENT_FEATURES = ("bias", "melds", "progress", "progress_sq", "melds_progress",
-                     "tsumogiri", "flush", "one_suit", "dealer", "value_melds", "discards",
-                     "tedashi")
+class OpponentFeatures(NamedTuple):
+    """What a seat sees of an opponent, read by the risk model (``opponent_features``)."""
+
+    bias: float
+    melds: float
+    progress: float
+    progress_sq: float
+    melds_progress: float
+    tsumogiri: float
+    flush: float
+    one_suit: float
+    dealer: float
+    value_melds: float
+    discards: float
+    tedashi: float
+
+
+OPPONENT_FEATURES = OpponentFeatures._fields
 TILE_FEATURES = ("bias", "honor", "terminal", "two_eight", "genbutsu", "suji", "unseen",
                  "honor_scarce", "flush_in", "flush_off", "suit_share", "near_discard",
                  "progress", "melds", "sides", "middle", "flush_number", "last_suit",
@@ -93,11 +101,11 @@ def _melded_suits(view: PlayerView, seat: int) -> set[int]:
     return {m.tiles[0] // 9 for m in view.melds[seat] if m.tiles[0] < 27}
 
 
-def opponent_features(view: PlayerView, seat: int) -> list[float]:
-    """``OPPONENT_FEATURES`` of ``seat`` as ``view``'s seat sees it."""
+def opponent_features(view: PlayerView, seat: int) -> OpponentFeatures:
+    """The ``OpponentFeatures`` of ``seat`` as ``view``'s seat sees it."""
     melds = view.melds[seat]
     pond = view.ponds[seat]
-    progress = 1.0 - view.live_wall_left / LIVE_WALL
+    wall = wall_progress(view)
     drawn = [p.tsumogiri for p in pond[-6:]]
     recent = drawn[-3:]
     tsumogiri = sum(recent) / len(recent) if recent else 0.0
@@ -112,9 +120,9 @@ def opponent_features(view: PlayerView, seat: int) -> list[float]:
         winds = (27 + view.round_wind, 27 + (seat - view.dealer) % 4)
         value = sum(1 for m in melds if m.kind != "chi" and (m.tiles[0] in DRAGONS
                                                              or m.tiles[0] in winds))
-    return [1.0, len(melds), progress, progress * progress, len(melds) * progress,
-            tsumogiri, flush, one_suit, float(seat == view.dealer), value, len(pond) / 18.0,
-            tedashi]
+    return OpponentFeatures(1.0, len(melds), wall, wall * wall, len(melds) * wall, tsumogiri,
+                            flush, one_suit, float(seat == view.dealer), value,
+                            len(pond) / 18.0, tedashi)
 
 
 _NEXT = (1, 2, 3, 0)          # the seat to the right, who plays next
@@ -209,14 +217,12 @@ def _shifted(t: int, dr: int) -> int:
 # needs — t+1 t+2 (t waits below), t-2 t-1 (above), t-1 t+1 (closed)
 _SUJI = tuple((_shifted(t, -3), _shifted(t, 3)) for t in range(34))
 _NEAR = tuple(tuple(_shifted(t, dr) for dr in (-2, -1, 1, 2)) for t in range(34))
-_WAITS = tuple(tuple(_shifted(t, dr) for dr in (1, 2, -2, -1, -1, 1)) for t in range(34))
-_FLUSH = OPPONENT_FEATURES.index("flush")
-_FLAG = (0.0, 1.0)          # a flag feature: a bool read as an index (cheaper than float())
-_ONE_SUIT = OPPONENT_FEATURES.index("one_suit")
+_CHOW_WAITS = tuple(tuple(_shifted(t, dr) for dr in (1, 2, -2, -1, -1, 1)) for t in range(34))
+_FLAG = (0.0, 1.0)          # a flag feature: a bool read as an index
 
 
 def tile_features(view: PlayerView, seats: Sequence[int], tiles: Sequence[int],
-                  opps: Sequence[Sequence[float]]) -> list[list[tuple[float, ...]]]:
+                  opps: Sequence[OpponentFeatures]) -> list[list[tuple[float, ...]]]:
     """``TILE_FEATURES`` for each opponent of ``seats`` (with its ``opponent_features`` in
     ``opps``) and each kind of ``tiles``, nested in that order. Plain Python: the agent asks
     about a handful of tiles per decision, where numpy's per-call cost outweighs the work."""
@@ -236,9 +242,9 @@ def tile_features(view: PlayerView, seats: Sequence[int], tiles: Sequence[int],
             if not p.tsumogiri:
                 last = t
         size = max(1, len(pond))
-        flush = opp[_FLUSH] > 0 or opp[_ONE_SUIT] > 0
+        flush = opp.flush > 0 or opp.one_suit > 0
         melded = _melded_suits(view, seat) if flush else set()
-        progress, melds = float(opp[2]), float(opp[1])
+        wall, melds = float(opp.progress), float(opp.melds)
         last_suit = _SUIT[last] if last < 27 else -1
         rows = []
         for t in tiles:
@@ -246,14 +252,14 @@ def tile_features(view: PlayerView, seats: Sequence[int], tiles: Sequence[int],
             in_suit = flush and (honor or _SUIT[t] in melded)
             lo, hi = _SUJI[t]
             n1, n2, n3, n4 = _NEAR[t]
-            a1, b1, a2, b2, a3, b3 = _WAITS[t]
+            a1, b1, a2, b2, a3, b3 = _CHOW_WAITS[t]
             # how many hidden pairs of neighbours could wait on t (a wall of seen copies cuts
             # them): unseen copies of the two-sided and edge pairs (sides), the closed pair
             rows.append(_KIND_FEATURES[t] + (
                 _FLAG[thrown[t]], _FLAG[thrown[lo] or thrown[hi]], unseen / 4.0,
                 _FLAG[honor and unseen <= 1], _FLAG[in_suit], _FLAG[flush and not in_suit],
                 share[_SUIT[t]] / size,
-                _FLAG[thrown[n1] or thrown[n2] or thrown[n3] or thrown[n4]], progress, melds,
+                _FLAG[thrown[n1] or thrown[n2] or thrown[n3] or thrown[n4]], wall, melds,
                 (free[a1] * free[b1] + free[a2] * free[b2]) / 32.0,
                 free[a3] * free[b3] / 16.0, _FLAG[in_suit and not honor],
                 _FLAG[_SUIT[t] == last_suit], _FLAG[last in _NEAR[t]]))
@@ -266,25 +272,20 @@ def ready_probability(view: PlayerView, model: RiskModel, seat: int) -> float:
     return _logistic(model.ready, opponent_features(view, seat))
 
 
-class Field(NamedTuple):
-    """What the risk of a discard needs to know of the opponents at least ``least`` likely
-    to be ready, measured once per decision and then asked tile by tile: their seats, features
-    and P(ready), the kinds that passed each one's unchanged hand (empty until
-    ``with_passed`` where ``field`` was asked without them), the points of each one's win. A
-    named tuple: made on every decision, where a frozen dataclass costs more."""
+class Opponent(NamedTuple):
+    """An opponent as the risk of a discard reads it: its seat, features and P(ready), the
+    kinds that passed its unchanged hand (``passed_tiles``), the points of its win."""
 
-    seats: tuple[int, ...]
-    opps: tuple[list[float], ...]
-    ready: tuple[float, ...]
-    passed: tuple[set[int], ...]
-    points: tuple[float, ...]
+    seat: int
+    features: OpponentFeatures
+    ready: float
+    passed: set[int]
+    points: float
 
 
-def field(view: PlayerView, model: RiskModel, least: float = 0.0, passed: bool = True
-          ) -> Field:
-    """The ``Field`` of ``view``'s opponents under ``model``; with ``passed=False``, its
-    ``passed`` left empty for ``with_passed`` to fill: the walk along the discard order is
-    the dearest part, and the seats' P(ready) and points may settle a turn without it."""
+def field(view: PlayerView, model: RiskModel, least: float = 0.0) -> tuple[Opponent, ...]:
+    """The opponents of ``view``'s seat at least ``least`` likely to be ready under
+    ``model``, measured once per decision and then asked tile by tile."""
     seats, opps, ready = [], [], []
     for o in range(4):
         if o != view.seat:
@@ -295,46 +296,21 @@ def field(view: PlayerView, model: RiskModel, least: float = 0.0, passed: bool =
                 opps.append(opp)
                 ready.append(r)
     if not seats:
-        return Field((), (), (), (), ())
+        return ()
+    passed = passed_by(view, seats, discard_order(view) or [])
     least_points = float(view.rules.min_points)
-    f = Field(tuple(seats), tuple(opps), tuple(ready), (),
-              tuple([max(sum(map(mul, model.value, opp)), least_points) for opp in opps]))
-    return with_passed(view, f) if passed else f
+    return tuple(Opponent(o, opp, r, kinds, max(sum(map(mul, model.value, opp)), least_points))
+                 for o, opp, r, kinds in zip(seats, opps, ready, passed))
 
 
-def with_passed(view: PlayerView, f: Field) -> Field:
-    """``f`` with the kinds that passed each of its seats' unchanged hands (``passed_by``)."""
-    if not f.seats or f.passed:
-        return f
-    return f._replace(passed=tuple(passed_by(view, f.seats, discard_order(view) or [])))
-
-
-def _wins(view: PlayerView, model: RiskModel, tiles: Sequence[int], f: Field
-          ) -> list[tuple[int, list[float], float]]:
-    """(seat, P(it wins on t) per kind of ``tiles``, the points of its win) for each seat of
-    the field ``f`` (its ``passed`` filled where empty): 0 for a tile that passed the seat,
-    else P(ready) · P(t | ready)."""
-    f = with_passed(view, f)
-    rows = tile_features(view, f.seats, tiles, f.opps)
-    out = []
-    for o, passed, ready, points, seat_rows in zip(f.seats, f.passed, f.ready, f.points, rows):
-        out.append((o, [0.0 if t in passed else ready * _logistic(model.tile, x)
-                        for t, x in zip(tiles, seat_rows)], points))
-    return out
-
-
-def deal_in(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float = 0.0,
-            known: Field | None = None) -> tuple[list[list[float]], list[float]]:
-    """(P(seat o wins on t), per seat a list over ``tiles`` — 0 for the viewer, for tiles that
-    passed ``o`` and for opponents less than ``least`` likely to be ready — and the expected
-    points of such a win per seat). ``known``: the view's ``field``, where already measured."""
-    prob = [[0.0] * len(tiles) for _ in range(4)]
-    points = [0.0] * 4
-    f = known if known is not None else field(view, model, least)
-    if f.seats:
-        for o, row, pts in _wins(view, model, tiles, f):
-            prob[o], points[o] = row, pts
-    return prob, points
+def win_chances(view: PlayerView, model: RiskModel, tiles: Sequence[int],
+          opponents: Sequence[Opponent]) -> list[list[float]]:
+    """P(it wins on t) per kind of ``tiles``, for each of ``opponents``: 0 for a tile that
+    passed it, else P(ready) · P(t | ready)."""
+    rows = tile_features(view, [o.seat for o in opponents], tiles,
+                         [o.features for o in opponents])
+    return [[0.0 if t in o.passed else o.ready * _logistic(model.tile, x)
+             for t, x in zip(tiles, seat_rows)] for o, seat_rows in zip(opponents, rows)]
 
 
 def deal_in_cost(view: PlayerView, points: float) -> float:
@@ -346,27 +322,15 @@ def deal_in_cost(view: PlayerView, points: float) -> float:
 
 
 def risk(view: PlayerView, model: RiskModel, tiles: Sequence[int], least: float = 0.0,
-         known: Field | None = None) -> list[float]:
+         opponents: Sequence[Opponent] | None = None) -> list[float]:
     """Expected extra loss, in points, of discarding each of ``tiles``: the chance it wins for
     some seat times what that costs (``deal_in_cost``); opponents less than ``least`` likely
-    to be ready are left out (``known``: their ``field``, where already measured)."""
-    f = known if known is not None else field(view, model, least)
+    to be ready are left out (``opponents``: their ``field``, where already measured)."""
+    if opponents is None:
+        opponents = field(view, model, least)
     loss = [0.0] * len(tiles)
-    if f.seats:
-        for _, row, pts in _wins(view, model, tiles, f):
-            cost = deal_in_cost(view, pts)
-            if cost:
-                loss = [x + p * cost for x, p in zip(loss, row)]
-    return loss
-
-
-def risk_bound(view: PlayerView, f: Field) -> float:
-    """No discard's ``risk`` under the field ``f`` exceeds this: each seat's P(it wins on t)
-    is at most its P(ready), and the sum runs in the same order, so the float sums keep the
-    bound too."""
-    bound = 0.0
-    for ready, pts in zip(f.ready, f.points):
-        cost = deal_in_cost(view, pts)
+    for o, row in zip(opponents, win_chances(view, model, tiles, opponents)):
+        cost = deal_in_cost(view, o.points)
         if cost:
-            bound = bound + ready * cost
-    return bound
+            loss = [x + p * cost for x, p in zip(loss, row)]
+    return loss

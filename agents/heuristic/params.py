@@ -22,37 +22,8 @@ TUNED = Path(__file__).with_name("tuned.json")
 
 @dataclass(frozen=True)
 class HeuristicParams:
-    """Switches and weights of the heuristic (docs/agents.md explains each).
-
-    value_planning: aim at plans worth ``min_points`` and check waits with the scorer; off =
-        plain tile efficiency (shanten + effective tiles over standard shape and 七对子).
-    defence: weigh discards against the risk of dealing in (``defence_model``).
-    calls: allow chi/pon/open kan at all.
-    kans: allow concealed/added/open kans.
-    soft_margin, soft_penalty: a plan up to ``soft_margin`` points short of ``min_points``
-        still counts, as if ``soft_penalty`` tiles further away.
-    ron_share: weight of a wait that is a legal ron (vs legal only by tsumo) at tenpai.
-    loose_tables: v1's distance tables (a target with a pair may hold five or more copies of
-        a rank); off for every later version.
-    knitted: plan the knitted shape (十三不搭, 6 points) too; v1 did not.
-    acceptance: ``"ties"`` (v1): the ukeire is counted only where discards tie on distance;
-        ``"all"``: for every discard.
-    ukeire_weight: weight of ln(1 + ukeire) against one tile of distance.
-    value_weight: weight of ln(points / min_points) (the points a win of the hand left by
-        the discard may bring: at tenpai its legal wins', else ``gain`` of its best plan's
-        floor) against one tile of distance.
-    defence_model: ``"v1"``: λ · Σ threat × danger, λ = ``defence_weight`` × distance
-        (``danger``: v1's threat model); ``"risk"``: ``risk_weight`` × the expected extra
-        loss of dealing in over what the hand stands to win (``risk``, ``win``, ``gain``:
-        models fitted by ``training.calibrate``; the stake at least ``stake_floor`` points;
-        opponents less than ``ready_floor`` likely to be ready left out).
-    safe_margin: with the ``"risk"`` model, the least risky discard is played among those
-        within this much utility of the best (0: it only breaks exact ties).
-    fold_below: with the ``"risk"`` model, a hand whose best discard leaves it at least three
-        tiles away and less than this likely to win (``win``) folds: the least risky discard.
-    call_threat: no call that leaves the hand short of tenpai once some opponent's threat
-        (v1's score, or P(ready)) reaches this.
-    """
+    """Switches and weights of the heuristic: docs/agents.md, *Parameters*, gives each one's
+    meaning and its value in v1 and in the default (one table, not restated here)."""
 
     value_planning: bool = True
     defence: bool = True
@@ -73,6 +44,7 @@ class HeuristicParams:
     win: tuple[float, ...] = ()
     gain: tuple[float, float] = (0.0, 1.0)
     risk_weight: float = 1.0
+    late_risk_weight: float = 1.0
     stake_floor: float = 1.0
     ready_floor: float = 0.02
     safe_margin: float = 0.0

@@ -1,44 +1,22 @@
 """Tiles-needed tables: how far a hand is from a *target family* of complete hands.
 
-Planning asks questions a rules-level shanten does not answer: "how many tiles from a hand made
-only of 2–8 chows?", "…of pungs only?", "…with nothing outside the m suit?". One measure answers
-them all: the number of tiles that must still be drawn (each with a discard) before the hand
-holds some complete target of the family — ``Σ max(0, target − held)`` minimised over the
-targets. For a 13-tile hand it is shanten + 1; it needs no special case for partial hands,
-which is what restricted plans produce.
+The measure (docs/agents.md, *Distance*) is ``Σ max(0, target − held)`` minimised over the
+family's targets — shanten + 1 for a 13-tile hand, and exact for restricted families ("2–8
+chows only", "pungs only", "nothing outside m"). As a minimum over targets, one evaluation
+also gives the kinds whose discard keeps it (*surplus*: some optimal target holds fewer), whose
+draw shortens it (*need*: some optimal target holds more), and, once a surplus ``t`` is gone,
+what shortens it then (*wants*: the needs of the optimal targets that spare a ``t``).
 
-A standard target is ``G`` groups plus one pair, and suits never interact, so the measure is
-tabulated per suit — the fewest tiles for ``k`` groups (0–4) with or without the pair, a
-*slot* ``2k + p`` — and the suits are combined by trying every split of the groups and the pair
-over the four suits (``combine``).
+A standard target is ``G`` groups and a pair, and suits never interact: each suit is tabulated
+per *slot* ``2k + p`` (k groups, p = 1 with the pair), and the suits are combined over every
+split of the groups and the pair (``Layout``, ``Combined``); a hand's bits are unions of its
+suits' bits over the optimal splits. A number suit has about 48 k targets, so it is cut in two
+(ranks 1–5 | 6–9; honors 1–4 | 5–7) with the chows that cross the cut: each half's best cost
+and bits per slot are tabulated for every half key at a family's first use, and a whole key is
+one min-plus join of its two half rows (``suit_row``).
 
-Because the measure is a minimum over targets, one evaluation answers what every decision asks,
-with no loop over tiles:
-
-- *discards*: from a 14-tile hand, giving up one ``t`` keeps the distance iff some optimal
-  target holds fewer ``t`` than the hand (its *surplus* bits); otherwise it costs one tile;
-- *improving tiles* (ukeire): one more ``u`` shortens a 13-tile hand's distance iff some optimal
-  target holds more ``u`` than the hand (its *need* bits);
-- *improving tiles after a discard*: once a surplus ``t`` is gone, the optimal targets are
-  those of the 14-tile hand that spare a ``t``, so the kinds that then improve the hand are their
-  needs (*wants*, from the per-rank *cond* bits).
-
-The optimal targets of a hand are products of per-suit optimal targets over the optimal splits,
-so the hand's bits are unions of the suits' bits over those splits.
-
-Suit tables. A number suit's targets are multisets of at most four groups (the family's chows
-and pungs) and a pair, at most four copies a rank — about 48 k of them, too many to scan per
-key. So each suit is cut in two (ranks 1–5 | 6–9; honors 1–4 | 5–7): a group lies left, right,
-or is a chow 456/567 across the cut. For every half key (5⁵ prefixes, 5⁴ suffixes) and every
-count of crossing chows, each half's best cost per slot and its bits are tabulated at first use
-of a family, by scanning the half's few thousand targets; a whole key is then one min-plus join
-of its two half rows (``_join``). Keys are joined in batches — every row one decision lacks, of
-every family, in one numpy pass — and kept in one growing store (``SuitStore``), so a batch of
-plans gathers its rows with one index array.
-
-``loose`` families reproduce the tables of ``heuristic:v1``, which capped four copies a rank
-only on targets without a pair: a target with a pair could hold two pungs of one rank. The
-current heuristic uses the capped (strict) families.
+``loose`` families reproduce ``heuristic:v1``'s tables, which capped four copies a rank only on
+targets without a pair (a target with a pair could hold two pungs of one rank).
 """
 
 from __future__ import annotations
@@ -46,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -142,18 +120,15 @@ class _Stack:
     as wide as the half has ranks: need, surplus, then cond rank by rank), so that one
     gather reads what six did. ``index[h]``: a half key's row within its family's block.
     ``join``: per side, the flat position of each (whole-suit slot, join position), each
-    slot's list padded with repeats of its first position (a repeat leaves the minimum as it
-    is), the positions last so that a minimum over them reads contiguous memory;
-    ``parts[slot]``: the same positions of one slot unpadded, per side."""
+    slot's list padded with repeats of its first position (a repeat changes neither a
+    minimum nor a union), the positions last so that a minimum reads contiguous memory."""
 
     cut: int
     ranks: int
-    families: tuple[str, ...]
     dist: tuple[np.ndarray, np.ndarray]
     bits: tuple[np.ndarray, np.ndarray]
     index: tuple[dict[bytes, int], dict[bytes, int]]
     join: tuple[np.ndarray, np.ndarray]
-    parts: tuple[tuple[np.ndarray, np.ndarray], ...]
 
 
 def _pack(need: np.ndarray, surplus: np.ndarray, cond: np.ndarray) -> np.ndarray:
@@ -165,12 +140,13 @@ def _pack(need: np.ndarray, surplus: np.ndarray, cond: np.ndarray) -> np.ndarray
     return packed
 
 
-@lru_cache(maxsize=None)
-def _stack(honors: bool, loose: bool) -> _Stack:
+def _half_tables(honors: bool, loose: bool, crosses: list[tuple[int, int]], width: int
+                 ) -> tuple[list[list[np.ndarray]], list[dict[bytes, int]]]:
+    """Per half, per family (stacked in ``FAMILIES`` order): the (key, cross·slot) distance
+    table and the packed bits table; and per half the row of each half key in a family's
+    block."""
     n, cut = (7, 4) if honors else (9, 5)
-    crosses = [(0, 0)] if honors else list(_CROSSES)
-    width = _FREE + 5 if loose else SLOTS
-    parts: list[list[list[np.ndarray]]] = [[[], [], [], []], [[], [], [], []]]
+    parts: list[list[list[np.ndarray]]] = [[[], []], [[], []]]
     index: list[dict[bytes, int]] = []
     for family in FAMILIES:
         groups, pairs = _family_groups(family, honors)
@@ -197,6 +173,13 @@ def _stack(honors: bool, loose: bool) -> _Stack:
                     table[:, i] = part
             parts[half][0].append(side[0].reshape(len(keys), -1))
             parts[half][1].append(_pack(*side[1:]).reshape(len(keys), -1))
+    return [[np.concatenate(p) for p in half] for half in parts], index
+
+
+def _join_positions(crosses: list[tuple[int, int]], width: int, loose: bool
+                    ) -> list[list[tuple[int, int]]]:
+    """Per whole-suit slot, the (left, right) flat half positions whose sum is a target of
+    that slot: a crossing count with a half slot on each side."""
     join: list[list[tuple[int, int]]] = [[] for _ in range(SLOTS)]
     for i, (a, b) in enumerate(crosses):
         for ls in range(width):
@@ -211,13 +194,20 @@ def _stack(honors: bool, loose: bool) -> _Stack:
                 if loose and (ls >= _FREE or rs >= _FREE) != (p == 1):
                     continue
                 join[2 * k + p].append((i * width + ls, i * width + rs))
+    return join
+
+
+@lru_cache(maxsize=None)
+def _stack(honors: bool, loose: bool) -> _Stack:
+    """The half tables of every family of one kind of suit, made at first use."""
+    crosses = [(0, 0)] if honors else list(_CROSSES)
+    width = _FREE + 5 if loose else SLOTS
+    ((dist_l, bits_l), (dist_r, bits_r)), index = _half_tables(honors, loose, crosses, width)
+    join = _join_positions(crosses, width, loose)
     most = max(len(j) for j in join)
     padded = np.array([j + j[:1] * (most - len(j)) for j in join], np.intp)  # (slot, most, 2)
-    stacked = [tuple(np.concatenate(parts[half][j]) for half in range(2)) for j in range(2)]
-    return _Stack(cut, n, FAMILIES, *stacked, tuple(index),
-                  (padded[:, :, 0].copy(), padded[:, :, 1].copy()),
-                  tuple((np.array([l for l, _ in j], np.intp), np.array([r for _, r in j], np.intp))
-                        for j in join))
+    return _Stack(4 if honors else 5, 7 if honors else 9, (dist_l, dist_r), (bits_l, bits_r),
+                  tuple(index), (padded[:, :, 0].copy(), padded[:, :, 1].copy()))
 
 
 def _halves_of(stack: _Stack, fam: int, key: bytes) -> tuple[int, int]:
@@ -228,35 +218,47 @@ def _halves_of(stack: _Stack, fam: int, key: bytes) -> tuple[int, int]:
     return (fam * len(left) + left[key[:cut]], fam * len(right) + right[key[cut:]])
 
 
-def _join(stack: _Stack, fams: Sequence[int], keys: Sequence[bytes]) -> np.ndarray:
-    """Distance per slot, (B, SLOTS), of suit keys of the stack's ``fams``: per slot the
-    least sum of a left and a right half entry over the slot's join positions."""
-    rows = [_halves_of(stack, f, k) for f, k in zip(fams, keys)]
-    left = np.array([li for li, _ in rows], np.intp)
-    right = np.array([ri for _, ri in rows], np.intp)
-    # ``take`` with index arrays, the sum in place: half the time of two fancy indexings;
-    # (B, SLOTS, positions), reduced over its contiguous last axis
-    total = stack.dist[0].take(left, 0).take(stack.join[0], 1)
-    total += stack.dist[1].take(right, 0).take(stack.join[1], 1)
-    return np.minimum(np.minimum.reduce(total, axis=2), INF)     # .min: a Python wrapper
-
-
-_ROOM_DIGIT = bytes.maketrans(bytes(range(5)), b"11110")
-
-
-def _slot_bits(stack: _Stack, fam: int, key: bytes, slot: int
-               ) -> tuple[int, int, tuple[int, ...]]:
-    """(need, surplus, cond) of one slot of one suit key, from the join positions that reach
-    the slot's best: the union of the halves' bits, and per rank ``r`` (cond) the needs of
-    the optimal targets that spare an ``r`` — the left half's cond where its target spares a
-    left rank, with any optimal right target's needs; likewise for a right rank. Never a
-    rank held four times."""
+def _join(stack: _Stack, fam: int, key: bytes) -> np.ndarray:
+    """Distance per slot of a suit key of the stack's family ``fam``: per slot the least sum
+    of a left and a right half entry over the slot's join positions."""
     li, ri = _halves_of(stack, fam, key)
-    lpos, rpos = stack.parts[slot]
+    total = stack.dist[0][li].take(stack.join[0]) + stack.dist[1][ri].take(stack.join[1])
+    return np.minimum(total.min(axis=1), INF)
+
+
+def _stack_of(family: str) -> tuple[str, bool]:
+    """A family's base name and whether it is one of v1's loose families."""
+    base, _, variant = family.partition("/")
+    return base, variant == "loose"
+
+
+class SuitBits(NamedTuple):
+    """The bits of one slot of a suit key (rank bits of the suit): ``need``, ``surplus``, and
+    per rank ``r`` the needs of the optimal targets that spare an ``r`` (``cond``)."""
+
+    need: int
+    surplus: int
+    cond: tuple[int, ...]
+
+
+@lru_cache(maxsize=1 << 16)
+def slot_bits(family: str, key: bytes, slot: int) -> SuitBits:
+    """The ``SuitBits`` of one slot of a suit key of ``family``, from the join positions that
+    reach the slot's best: the union of the halves' bits, and per rank ``r`` (cond) the needs
+    of the optimal targets that spare an ``r`` — the left half's cond where its target spares
+    a left rank, with any optimal right target's needs; likewise for a right rank. Never a
+    rank held four times."""
+    base, loose = _stack_of(family)
+    if base == NONE:
+        return SuitBits(0, sum(1 << r for r, c in enumerate(key) if c) if slot == 0 else 0,
+                        (0,) * 9)
+    stack = _stack(len(key) == 7, loose)
+    li, ri = _halves_of(stack, FAMILIES.index(base), key)
+    lpos, rpos = stack.join[0][slot], stack.join[1][slot]
     total = stack.dist[0][li][lpos] + stack.dist[1][ri][rpos]
-    best = np.minimum.reduce(total)
+    best = total.min()
     if best >= INF:
-        return 0, 0, (0,) * 9
+        return SuitBits(0, 0, (0,) * 9)
     cut = stack.cut
     m = stack.ranks - cut                                # the right half's ranks
     lmask, rmask = (1 << cut) - 1, (1 << m) - 1
@@ -270,266 +272,160 @@ def _slot_bits(stack: _Stack, fam: int, key: bytes, slot: int
         rn, rspare = (rv & rmask) << cut, rv >> m & rmask
         need |= ln | rn
         surplus |= lspare | rspare << cut
-        while lspare:                                    # the spare ranks, lowest first
-            r = (lspare & -lspare).bit_length() - 1
+        for r in ranks_of(lspare):
             cond[r] |= lv >> (2 + r) * cut & lmask | rn
-            lspare &= lspare - 1
-        while rspare:
-            r = (rspare & -rspare).bit_length() - 1
+        for r in ranks_of(rspare):
             cond[cut + r] |= (rv >> (2 + r) * m & rmask) << cut | ln
-            rspare &= rspare - 1
-    room = int(key.translate(_ROOM_DIGIT)[::-1], 2)
-    return need & room, surplus, tuple([c & room for c in cond])
+    room = sum(1 << r for r, c in enumerate(key) if c < 4)
+    return SuitBits(need & room, surplus, tuple([c & room for c in cond]))
 
 
-# the row of a suit that must stay empty: nothing needed with no group and no pair there
-_EMPTY_ROW = np.array([0] + [INF] * (SLOTS - 1), np.int16)
+def ranks_of(bits: int) -> list[int]:
+    """The positions of the set bits of ``bits``, lowest first."""
+    return [r for r in range(bits.bit_length()) if bits >> r & 1]
 
 
-class SuitStore:
-    """Rows of (family, suit key): the distance per slot, in one growing array so that a
-    batch of plans gathers its rows with one index (missing rows are joined together, one
-    pass per kind of suit); and per (row, slot), on demand, the need, surplus and cond bits.
-    Emptied (``clear``) only between decisions, by the evaluators, which also drop what they
-    hold of it."""
-
-    LIMIT = 1 << 17
-
-    def __init__(self) -> None:
-        self.index: dict[tuple[str, bytes], int] = {}
-        self.keys: list[tuple[str, bytes]] = [("", b"")]      # row 0: INF everywhere
-        self.dist = np.full((4096, SLOTS), INF, np.int16)
-        self.generation = 0                 # bumped by clear: rows held elsewhere are stale
-        self._bits: dict[tuple[int, int], tuple[int, int, tuple[int, ...]]] = {}
-        self._dists: dict[int, tuple[int, ...]] = {}
-
-    def full(self) -> bool:
-        return len(self.keys) > self.LIMIT
-
-    def clear(self) -> None:
-        self.generation += 1
-        self.index.clear()
-        del self.keys[1:]
-        self._bits.clear()
-        self._dists.clear()
-
-    def rows(self, wanted: Sequence[tuple[str, bytes]]) -> list[int]:
-        """Row numbers of ``wanted`` (family, key) pairs."""
-        get = self.index.get
-        out = [get(w) for w in wanted]
-        if None not in out:
-            return out  # type: ignore[return-value]
-        missing = list(dict.fromkeys(w for w, i in zip(wanted, out) if i is None))
-        start = len(self.keys)
-        if start + len(missing) > len(self.dist):
-            grown = np.full((max(2 * len(self.dist), start + len(missing)), SLOTS), INF,
-                            np.int16)
-            grown[:len(self.dist)] = self.dist
-            self.dist = grown
-        groups: dict[tuple[bool, bool], list[int]] = {}
-        for j, (family, key) in enumerate(missing):
-            self.index[(family, key)] = start + j
-            base, _, variant = family.partition("/")
-            if base == NONE:
-                self.dist[start + j] = _EMPTY_ROW
-            else:
-                groups.setdefault((len(key) == 7, variant == "loose"), []).append(j)
-        self.keys += missing
-        for (honors, loose), js in groups.items():
-            stack = _stack(honors, loose)
-            fams = [FAMILIES.index(missing[j][0].partition("/")[0]) for j in js]
-            self.dist[start + np.array(js)] = _join(stack, fams, [missing[j][1] for j in js])
-        return [get(w) for w in wanted]  # type: ignore[misc]
-
-    def dist_list(self, row: int) -> tuple[int, ...]:
-        hit = self._dists.get(row)
-        if hit is None:
-            hit = self._dists[row] = tuple(self.dist[row].tolist())
-        return hit
-
-    def bits(self, row: int, slot: int) -> tuple[int, int, tuple[int, ...]]:
-        """(need, surplus, cond) of one slot of a row (suit rank bits)."""
-        hit = self._bits.get((row, slot))
-        if hit is None:
-            family, key = self.keys[row]
-            base, _, variant = family.partition("/")
-            if base == NONE:
-                hit = (0, sum(1 << r for r, c in enumerate(key) if c) if slot == 0 else 0,
-                       (0,) * 9)
-            else:
-                hit = _slot_bits(_stack(len(key) == 7, variant == "loose"),
-                                 FAMILIES.index(base), key, slot)
-            self._bits[(row, slot)] = hit
-        return hit
+@lru_cache(maxsize=1 << 16)
+def less_ranks(key: bytes, ranks: int) -> bytes:
+    """The suit key less one copy of each held rank of ``ranks`` (rank bits)."""
+    less = bytearray(key)
+    for r in ranks_of(ranks):
+        if less[r]:
+            less[r] -= 1
+    return bytes(less)
 
 
-STORE = SuitStore()
+@lru_cache(maxsize=1 << 17)
+def suit_row(family: str, key: bytes) -> np.ndarray:
+    """The distance per slot of a suit key of ``family``."""
+    base, loose = _stack_of(family)
+    if base == NONE:               # nothing needed with no group and no pair there
+        return np.array([0] + [INF] * (SLOTS - 1), np.int16)
+    return _join(_stack(len(key) == 7, loose), FAMILIES.index(base), key)
 
 
-def _splits(groups: int) -> list[tuple[int, ...]]:
-    """Every way to spread ``groups`` groups and the pair over the four suits, as the slot
-    of each suit."""
-    return [tuple(2 * k + (s == pair) for s, k in enumerate(ks))
-            for ks in product(range(groups + 1), repeat=4) if sum(ks) == groups
-            for pair in range(4)]
+class SuitRows(NamedTuple):
+    """What a plan list asks of one suit of a hand: per (family, forced ranks) asked, the
+    suit key it reads — the hand's, less one copy of each held forced rank (a forced chow's
+    tiles are counted apart) — and that key's distance per slot, as an (asked, SLOTS) array
+    (``rows``) and as tuples (``dists``); ``held``: the ranks the hand holds in the suit."""
+
+    keys: tuple[tuple[str, bytes], ...]
+    rows: np.ndarray
+    dists: tuple[tuple[int, ...], ...]
+    held: int
 
 
-SPLIT_SLOTS = tuple(tuple(_splits(g)) for g in range(5))
-_SHIFTS = (0, 9, 18, 27)
+@lru_cache(maxsize=1 << 15)
+def suit_rows(asked: tuple[tuple[str, int], ...], key: bytes) -> SuitRows:
+    """The ``SuitRows`` of suit key ``key`` for the (family, forced ranks) pairs ``asked``."""
+    rests = {ranks: less_ranks(key, ranks) for ranks in {ranks for _, ranks in asked}}
+    keys = tuple((family, rests[ranks]) for family, ranks in asked)
+    rows = np.array([suit_row(family, k) for family, k in keys])
+    return SuitRows(keys, rows, tuple(map(tuple, rows.tolist())),
+                    sum(1 << r for r, c in enumerate(key) if c))
 
 
-class Layout:
-    """Which splits a batch of hands reads, and where: per hand its group count and which
-    suits must stay empty (family "none": only slot 0 there). Each split is listed as its
-    four *cells* ``s·SLOTS + slot`` (suit ``s`` at that slot); the hands' splits one after
-    another (``seg`` their starts), as positions in the batch's (B, 4·SLOTS) block of suit
-    rows in ``pos``, one row per suit."""
+SHIFTS = (0, 9, 18, 27)
 
-    def __init__(self, hands: Sequence[tuple[int, tuple[bool, bool, bool, bool]]]) -> None:
-        self.splits: list[list[tuple[int, ...]]] = [_hand_splits(groups, empty)
-                                                    for groups, empty in hands]
-        sizes = [len(mine) for mine in self.splits]
-        self.seg = np.cumsum([0] + sizes[:-1]).astype(np.intp)
-        self.starts: list[int] = self.seg.tolist()
-        self.pos = np.concatenate([_hand_cells(groups, empty) + j * (4 * SLOTS)
-                                   for j, (groups, empty) in enumerate(hands)]).T.copy()
+
+class Layout(NamedTuple):
+    """How a batch of hands (a plan list's standard plans) is combined over its splits: per
+    hand its splits, each as its four *cells* ``s·SLOTS + slot`` (suit ``s`` at that slot);
+    ``seg`` the start of each hand's splits in the batch's list of them; ``at`` (4, splits)
+    for each split the position of each suit's cell in the block of the batch's variant rows,
+    ``variant · SLOTS + slot``, hand ``j``'s suit ``s`` being variant ``template[j][s]``."""
+
+    splits: list[list[tuple[int, ...]]]
+    seg: np.ndarray
+    at: np.ndarray
+
+
+def layout(hands: Sequence[tuple[int, tuple[bool, bool, bool, bool]]],
+           template: Sequence[Sequence[int]]) -> Layout:
+    """The ``Layout`` of hands given as their group count and which suits must stay empty
+    (family "none": only slot 0 there), each hand's suits being the variants of
+    ``template``."""
+    splits = [_hand_splits(groups, empty) for groups, empty in hands]
+    seg = np.cumsum([0] + [len(mine) for mine in splits[:-1]]).astype(np.intp)
+    cells = (np.array(mine, np.intp).reshape(-1, 4) for mine in splits)
+    at = np.concatenate([np.array(variants, np.intp)[c // SLOTS] * SLOTS + c % SLOTS
+                         for variants, c in zip(template, cells)])
+    return Layout(splits, seg, at.T.copy())
 
 
 @lru_cache(maxsize=None)
 def _hand_splits(groups: int, empty: tuple[bool, bool, bool, bool]) -> list[tuple[int, ...]]:
-    """One hand's splits in a ``Layout``, as cells."""
-    return [tuple(s * SLOTS + slot for s, slot in enumerate(sp)) for sp in SPLIT_SLOTS[groups]
-            if all(not e or slot == 0 for e, slot in zip(empty, sp))]
-
-
-@lru_cache(maxsize=None)
-def _hand_cells(groups: int, empty: tuple[bool, bool, bool, bool]) -> np.ndarray:
-    """``_hand_splits`` as an (n, 4) array: a new layout stacks them."""
-    return np.array(_hand_splits(groups, empty), np.intp).reshape(-1, 4)
+    """Every way to spread ``groups`` groups and the pair over the four suits, leaving the
+    ``empty`` suits at slot 0: each split as its four cells ``s·SLOTS + slot``."""
+    return [tuple(s * SLOTS + 2 * k + (s == pair) for s, k in enumerate(ks))
+            for ks in product(range(groups + 1), repeat=4) if sum(ks) == groups
+            for pair in range(4)
+            if all(not e or (k == 0 and s != pair) for s, (e, k) in enumerate(zip(empty, ks)))]
 
 
 class Combined:
-    """A batch of hands combined over their splits (``Layout``): ``rows`` the store rows of
-    the batch's suit variants and ``template`` each hand's variant per suit, ``total`` per
-    listed split, ``dist`` (B,) each hand's best (computed unless given: memo tables keep
-    ``rows``, ``total`` and ``dist``, ``plans.PlanEval``)."""
+    """A batch of hands combined over their splits (``Layout``) from ``rows``, the distance
+    rows of the batch's suit variants: ``total`` per split and ``dist`` (B,) each hand's
+    best."""
 
-    __slots__ = ("layout", "rows", "template", "total", "dist", "_splits", "_used")
+    __slots__ = ("layout", "total", "dist")
 
-    def __init__(self, layout: Layout, rows: Sequence[int],
-                 template: Sequence[Sequence[int]], total: np.ndarray,
-                 dist: np.ndarray | None = None) -> None:
-        self.layout, self.rows, self.template, self.total = layout, rows, template, total
-        if dist is None:
-            dist = np.minimum.reduceat(total, layout.seg)
-            np.minimum(dist, INF, out=dist)
-        self.dist = dist
-        self._splits: dict[int, tuple[tuple[int, ...], ...]] = {}
-        self._used: dict[int, dict[int, tuple[int, int, tuple[int, ...]]]] = {}
+    def __init__(self, layout: Layout, rows: np.ndarray) -> None:
+        self.layout = layout
+        parts = rows.ravel().take(layout.at)
+        self.total = parts[0] + parts[1] + parts[2] + parts[3]
+        self.dist = np.minimum(np.minimum.reduceat(self.total, layout.seg), INF)
 
-    def optimal(self, j: int) -> tuple[tuple[tuple[int, ...], ...],
-                                       dict[int, tuple[int, int, tuple[int, ...]]]]:
-        """Hand ``j``'s optimal splits (as cells) and the bits of each cell they use, asked
-        of the store once each (memoised)."""
-        used = self._used.get(j)
-        if used is None:
-            d = self.dist.item(j)
-            splits = self.layout.splits[j]
-            if d < INF:
-                start = self.layout.starts[j]
-                splits = tuple([splits[k] for k in (
-                    self.total[start:start + len(splits)] == d).nonzero()[0].tolist()])
-            else:
-                splits = ()
-            rows = [self.rows[v] for v in self.template[j]]
-            self._splits[j] = splits
-            # the store's bits memo read here: most cells are in it, and a call per cell
-            # costs as much as the look-up
-            known, bits = STORE._bits.get, STORE.bits
-            used = self._used[j] = {}
-            for c in set().union(*splits):      # each cell once, however many splits use it
-                row, slot = rows[c // SLOTS], c % SLOTS
-                used[c] = known((row, slot)) or bits(row, slot)
-        return self._splits[j], used
+    def optimal(self, j: int) -> list[tuple[int, ...]]:
+        """Hand ``j``'s optimal splits, as cells."""
+        d = self.dist.item(j)
+        if d >= INF:
+            return []
+        splits = self.layout.splits[j]
+        start = self.layout.seg.item(j)
+        return [splits[k] for k in
+                (self.total[start:start + len(splits)] == d).nonzero()[0].tolist()]
 
 
-def hand_bits(used: dict[int, tuple[int, int, tuple[int, ...]]]) -> tuple[int, int]:
-    """(need, surplus) 34-bit masks over a hand's optimal splits, from the bits of the
-    cells they use (``Combined.optimal``)."""
+class Optimal(NamedTuple):
+    """A hand's optimal splits, as cells, and the ``SuitBits`` of each cell they use."""
+
+    splits: tuple[tuple[int, ...], ...]
+    used: dict[int, SuitBits]
+
+
+def hand_bits(opt: Optimal) -> tuple[int, int]:
+    """(need, surplus) 34-bit masks over a hand's optimal splits."""
     need = surplus = 0
-    for c, (n, sp, _) in used.items():
-        need |= n << _SHIFTS[c // SLOTS]
-        surplus |= sp << _SHIFTS[c // SLOTS]
+    for c, bits in opt.used.items():
+        need |= bits.need << SHIFTS[c // SLOTS]
+        surplus |= bits.surplus << SHIFTS[c // SLOTS]
     return need, surplus
 
 
-def hand_wants(splits: Sequence[tuple[int, ...]],
-               used: dict[int, tuple[int, int, tuple[int, ...]]]) -> list[int]:
+def hand_wants(opt: Optimal) -> list[int]:
     """For each kind ``t``, the kinds whose arrival would shorten the hand once one ``t`` is
     discarded — for ``t`` surplus, the needs of the optimal targets that spare a ``t``;
     0 elsewhere. The splits that use a cell share its spare and cond bits, so the other
     suits' needs are gathered per cell first."""
-    needs = {c: n << _SHIFTS[c // SLOTS] for c, (n, _, _) in used.items()}
+    needs = {c: bits.need << SHIFTS[c // SLOTS] for c, bits in opt.used.items()}
     others: dict[int, int] = {}
-    for sp in splits:
+    for sp in opt.splits:
         every = needs[sp[0]] | needs[sp[1]] | needs[sp[2]] | needs[sp[3]]
         for c in sp:
-            if used[c][1]:
+            if opt.used[c].surplus:
                 others[c] = others.get(c, 0) | every ^ needs[c]
     want = [0] * 34
     for c, other in others.items():
-        _, spare, cond = used[c]
-        base = _SHIFTS[c // SLOTS]
-        r = 0
-        while spare:
-            if spare & 1:
-                want[base + r] |= (cond[r] << base) | other
-            spare >>= 1
-            r += 1
+        bits, base = opt.used[c], SHIFTS[c // SLOTS]
+        for r in ranks_of(bits.surplus):
+            want[base + r] |= (bits.cond[r] << base) | other
     return want
 
 
-@lru_cache(maxsize=4096)
-def layout(hands: tuple[tuple[int, tuple[bool, bool, bool, bool]], ...]) -> Layout:
-    """The ``Layout`` of a batch of hands, made once per distinct batch."""
-    return Layout(hands)
-
-
-def cells(layout: Layout, template: Sequence[Sequence[int]]) -> np.ndarray:
-    """The cells of ``layout``'s splits (its ``pos``) as positions in a block of variant
-    rows, ``variant · SLOTS + slot``, hand ``j``'s suit ``s`` being variant
-    ``template[j][s]``: a batch whose hands share suit rows gathers each row once."""
-    pos = layout.pos
-    hand, cell = pos // (4 * SLOTS), pos % (4 * SLOTS)
-    return np.array(template, np.intp).reshape(-1, 4)[hand, cell // SLOTS] * SLOTS \
-        + cell % SLOTS
-
-
-def combine(rows: Sequence[int], template: Sequence[Sequence[int]], at: np.ndarray,
-            layout: Layout) -> Combined:
-    """Combine a batch of hands over the splits of ``layout``: ``rows`` the store rows of
-    its suit variants, ``template`` each hand's variant per suit, ``at`` their ``cells``."""
-    # four adds, in place: ``sum(axis=0)`` over a short axis costs three times as much
-    parts = STORE.dist.take(rows, axis=0).ravel().take(at)
-    total = parts[0] + parts[1]
-    total += parts[2]
-    total += parts[3]
-    return Combined(layout, rows, template, total)
-
-
-def standard_distance(key34: bytes, groups: int, families: Sequence[str]) -> int:
-    """Tiles needed for ``groups`` groups + pair, suit ``i`` restricted to ``families[i]``."""
-    if groups < 0:
-        return INF
-    rows = STORE.rows([(f, key34[lo:hi]) for f, (lo, hi) in zip(families, SUIT_SLICES)])
-    one = Layout([(groups, (False,) * 4)])
-    template = ((0, 1, 2, 3),)
-    return int(combine(rows, template, cells(one, template), one).dist[0])
-
-
 def seven_pairs_distance(key34: bytes) -> int:
-    """Tiles needed for seven pairs of different kinds (counted by ``bytes.count``: the
-    plan list's evaluation asks on every hand)."""
+    """Tiles needed for seven pairs of different kinds."""
     kinds = len(key34) - key34.count(0)
     pairs = kinds - key34.count(1)
     return 7 - pairs + max(0, 7 - kinds)

@@ -264,97 +264,34 @@ def _played_turns():
     return turns
 
 
-def test_a_hand_left_by_a_discard_reads_as_evaluated_afresh():
-    """``Evaluator.hand`` on the hand a weighed discard leaves (what the claims of the next
-    turns ask) answers from what ``discards`` found where it can: the same answer, to the bit,
-    as an evaluator that never saw the hand before, on every discard of played turns."""
-    from agents.heuristic.evaluator import Evaluator
-    params = default().evaluation()
-    turns = _played_turns()
-    recalled = 0
-    for view in turns:
-        evaluator = Evaluator(params)
-        counts = [0] * 34
-        for t in view.hand:
-            counts[t] += 1
-        melds = tuple(view.melds[view.seat])
-        tiles = sorted(set(view.hand))
-        evaluator.discards(counts, melds, view, tiles)
-        for t in tiles:
-            counts[t] -= 1
-            recalled += evaluator._recall(*evaluator._last[:2], counts) is not None
-            assert evaluator.hand(counts, melds, view) == Evaluator(params).hand(
-                counts, melds, view), (view.hand, t)
-            counts[t] += 1
-    assert recalled > len(turns)
+def test_penalties_measured_best_first_choose_as_measuring_every_discard(monkeypatch):
+    """``penalized_best_first`` measures a discard's risk only where it can matter: on
+    played turns the options are those of an agent that measures every discard, and most
+    discards are left unmeasured."""
+    from agents.heuristic import defence
 
+    best_first = defence.penalized_best_first
+    measured = offered = 0
 
-def test_a_turn_settled_by_the_risk_bound_is_chosen_as_if_measured():
-    """``_defence`` skips measuring a turn whose best discard stays clear of the rest whatever
-    the risks (``_clear``): on played turns the options are those of an agent that measures
-    every turn, the pruned turns among them, and no discard's risk exceeds ``risk_bound``."""
-    from agents.heuristic.models import field, risk_bound
+    def every(options, margin, measure):
+        pairs = measure(list(range(len(options))))
+        return [(u - pen, a) for (u, a), (_, pen) in zip(options, pairs)], \
+            [x for x, _ in pairs]
 
-    class Measuring(HeuristicAgent):
-        def _clear(self, *args):
-            return False
+    def counting(options, margin, measure):
+        nonlocal measured, offered
+        out, loss = best_first(options, margin, measure)
+        measured += sum(x is not None for x in loss)
+        offered += len(options)
+        return out, loss
 
-    turns = _played_turns()
-    agent, measuring = HeuristicAgent(default()), Measuring(default())
-    p = agent.params
-    cleared = 0
-    real = agent._clear
-
-    def counted(*args):
-        nonlocal cleared
-        ok = real(*args)
-        cleared += ok
-        return ok
-
-    agent._clear = counted
-    for view in turns:
-        assert agent.options(view, view.legal) == measuring.options(view, view.legal)
-        known = field(view, p.risk, p.ready_floor)
-        tiles = sorted(set(view.hand))
-        assert max(risk(view, p.risk, tiles, p.ready_floor, known)) <= risk_bound(view, known)
-    assert cleared > len(turns) // 20
-
-
-def test_calls_ruled_out_unweighed_would_bring_the_hand_no_closer():
-    """``_claim`` weighs no chi or pon where ``calls_fall_short`` says, from the hand the seat
-    weighed before its last discard, that none can bring the hand closer: at every such claim
-    of played hands, each chi and pon weighed by a fresh evaluator leaves the hand no closer
-    than it stands, and the bound settles a good share of the claims; once the suit store
-    is emptied (the weighed hand's masks would be read from rows since reused), it settles
-    nothing until the seat weighs a hand again."""
-    from agents.heuristic.evaluator import _EVALS, Evaluator
-    from agents.heuristic.tables import STORE
-    asked = settled = 0
-
-    class Checking(HeuristicAgent):
-        def _claim(self, view, legal):
-            nonlocal asked, settled
-            calls = [a for a in legal if a.kind in ("chi", "pon")]
-            if calls:
-                counts = [0] * 34
-                for t in view.hand:
-                    counts[t] += 1
-                now, _ = self.evaluator.hand(counts, tuple(view.melds[view.seat]), view)
-                asked += 1
-                if self.evaluator.calls_fall_short(view, calls, counts, now):
-                    settled += 1
-                    fresh = Evaluator(self.params.evaluation())
-                    assert all(fresh.after_call(view, a, counts) >= now for a in calls), \
-                        (view.hand, view.melds[view.seat], view.target_tile)
-                    if settled == 1:            # as ``Evaluator.begin`` empties them
-                        STORE.clear()
-                        _EVALS.clear()
-                        assert not self.evaluator.calls_fall_short(view, calls, counts, now)
-            return super()._claim(view, legal)
-
-    for seed in range(n(4, 16)):
-        play([Checking(default(), seed=s) for s in range(4)], seed=seed)
-    assert settled > asked // 4
+    agent = HeuristicAgent(default())
+    for view in _played_turns():
+        monkeypatch.setattr(defence, "penalized_best_first", every)
+        everything = agent.options(view, view.legal)
+        monkeypatch.setattr(defence, "penalized_best_first", counting)
+        assert agent.options(view, view.legal) == everything
+    assert 0 < measured < offered // 2
 
 
 def test_rate_weighs_every_discard_and_ranks_what_the_turn_plays_first():
@@ -383,3 +320,49 @@ def test_rate_weighs_every_discard_and_ranks_what_the_turn_plays_first():
         play([make_agent("heuristic", seed=s) for s in range(4)], seed=900 + seed,
              on_decision=check)
     assert len(turns) > 50 and sum(turns) > 0.8 * len(turns)
+
+
+def test_late_risk_weight_weighs_the_risk_more_in_the_last_draws_only():
+    """``late_risk_weight`` multiplies ``risk_weight`` once ``LATE_DRAWS`` draws or fewer are
+    left: with a heavy one, some late turns of played hands play differently, and no turn
+    with more draws left does; at 1 it is the default exactly."""
+    from agents.heuristic.defence import LATE_DRAWS, RiskDefence
+
+    params = default()
+    heavy = replace(params, late_risk_weight=20.0)
+    assert RiskDefence(heavy).weight(view_of("19m19p19s1234567z", live=LATE_DRAWS)) == \
+        20.0 * params.risk_weight
+    assert RiskDefence(heavy).weight(view_of("19m19p19s1234567z", live=LATE_DRAWS + 1)) == \
+        params.risk_weight
+    late = []
+    for view in _played_turns():
+        if HeuristicAgent(heavy).options(view, view.legal) != \
+                HeuristicAgent(params).options(view, view.legal):
+            late.append(view.live_wall_left)
+    assert late and max(late) <= LATE_DRAWS
+
+
+def test_after_a_call_the_best_discard_is_found_without_weighing_every_one():
+    """``Evaluator.after_call`` weighs a chi's or pon's discards only where the scorer may
+    decide or the hand is complete, and no further than the first at 1: at every chi and pon
+    of played hands it gives the least distance of all the discards weighed one by one."""
+    from agents.heuristic.evaluator import Evaluator
+    evaluator = Evaluator(default().evaluation())
+    checked = 0
+
+    def check(seat, view, aid):
+        nonlocal checked
+        counts = [0] * 34
+        for t in view.hand:
+            counts[t] += 1
+        for a in view.legal:
+            if a.kind in ("chi", "pon"):
+                after, melds = evaluator._called(view, a, counts)
+                every = evaluator.discards(after, melds, view, [t for t in range(34) if after[t]],
+                                           hard_only=True, ukeire=None)
+                assert evaluator.after_call(view, a, counts) == min(e.dist for e in every.values())
+                checked += 1
+
+    for seed in range(n(4, 16)):
+        play([make_agent("heuristic", seed=s) for s in range(4)], seed=seed, on_decision=check)
+    assert checked > 50

@@ -5,9 +5,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from agents.heuristic.models import (OPPONENT_FEATURES, TILE_FEATURES, deal_in,
-                                     discard_order, opponent_features, passed_tiles, risk,
-                                     tile_features, win_probability)
+from agents.heuristic.models import (OPPONENT_FEATURES, TILE_FEATURES, discard_order, field,
+                                     opponent_features, passed_tiles, risk, tile_features,
+                                     win_chances, win_probability)
 from agents.heuristic.params import default
 from mjenv.game.view import PondTile
 from tests.agents.helpers import view_of
@@ -43,8 +43,10 @@ def test_a_tile_that_passed_an_opponent_cannot_be_its_win():
     model = default().risk
     if model is None:
         return
-    prob, _ = deal_in(view, model, [17, 24, 4])
-    assert prob[1][0] == 0 and prob[1][1] == 0 and prob[1][2] > 0 and sum(prob[0]) == 0
+    opponents = field(view, model)
+    chances = {o.seat: row for o, row in zip(opponents,
+                                             win_chances(view, model, [17, 24, 4], opponents))}
+    assert chances[1][0] == 0 and chances[1][1] == 0 and chances[1][2] > 0 and 0 not in chances
 
 
 def test_what_passed_a_hand_that_only_throws_what_it_draws_stays_passed():

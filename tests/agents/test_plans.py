@@ -6,9 +6,9 @@ from itertools import combinations_with_replacement
 import numpy as np
 import pytest
 
-from agents.heuristic.plans import PlanList, candidate_plans, meld_key, plan_points
-from agents.heuristic.tables import (FAMILIES, INF, STORE, _family_groups, seven_pairs_distance,
-                                     standard_distance)
+from agents.heuristic.plans import STD, Plan, PlanList, candidate_plans, meld_key, plan_points
+from agents.heuristic.tables import (FAMILIES, INF, _family_groups, seven_pairs_distance,
+                                     slot_bits, suit_rows)
 from mjenv.scoring import YAKU
 from mjenv.tiles import counts34, parse_melds, parse_tiles
 from tests.scale import n
@@ -18,6 +18,12 @@ ALL = ("all",) * 4
 
 def key(hand: str) -> bytes:
     return bytes(counts34(parse_tiles(hand)))
+
+
+def standard_distance(key34: bytes, groups: int, families) -> int:
+    """Tiles needed for ``groups`` groups + pair, suit ``i`` restricted to ``families[i]``."""
+    plist = PlanList([Plan("target", STD, (), 0, tuple(families), plain=True)], groups)
+    return plist.evaluate(key34, ()).dist[0]
 
 
 @pytest.mark.parametrize("hand, families, expected", [
@@ -105,12 +111,12 @@ def test_suit_tables_match_every_target_enumerated():
                 for loose in (False, True):
                     fam = family + ("/loose" if loose else "")
                     ref = _brute(family, k, loose)
-                    row = STORE.rows([(fam, k)])[0]
-                    assert tuple(STORE.dist_list(row)) == ref, (fam, list(k))
+                    row = suit_rows(((fam, 0),), k).rows[0]
+                    assert tuple(row.tolist()) == ref, (fam, list(k))
                     for slot in range(10):
                         if ref[slot] >= INF:
                             continue
-                        need, surplus, _ = STORE.bits(row, slot)
+                        need, surplus, _ = slot_bits(fam, k, slot)
                         for r in range(size):
                             if k[r] < 4:
                                 up = bytearray(k)

@@ -135,3 +135,30 @@ def test_specs_and_parameter_files(tmp_path):
     path.write_text(json.dumps({"params": {"worlds": 1}}))
     with pytest.raises(ValueError, match="worlds must be"):
         make_agent(f"search:{path}")
+
+
+def test_reading_worlds_make_an_opponent_ready_as_often_as_the_shipped_model_reads_it():
+    """``sampler="reading"`` draws a decision's worlds from the shipped reading model's read
+    of the view: an opponent it reads as likely ready is ready in about that share of the
+    worlds, where a uniform deal of the unseen tiles almost never makes it ready."""
+    from agents.search.reading import ReadingModel
+
+    reader = ReadingModel.shipped()
+    agent = SearchAgent(SearchParams(sampler="reading", **QUICK), seed=2)
+    hand = Hand(RuleConfig(), seed=4)
+    players = [make_agent("heuristic", seed=s) for s in range(4)]
+    while not hand.over:
+        seat = hand.to_act[0]
+        view = hand.view(seat)
+        read = max(reader.read(view), key=lambda r: r.ready)
+        if view.phase == "turn" and read.ready > 0.6:
+            break
+        hand.step(seat, decide(players[seat], view).action)
+    assert not hand.over
+    draw, rng, n = agent._sampler(view), np.random.default_rng(0), 60
+    worlds = [world(view, draw(rng)) for _ in range(n)]
+    assert all(w.view(view.seat) == view for w in worlds)
+    ready = sum(bool(w.waits(read.seat)) for w in worlds) / n
+    uniform = sum(bool(world(view, sample_hidden(view, rng)).waits(read.seat))
+                  for _ in range(n)) / n
+    assert abs(ready - read.ready) < 0.2 and uniform < 0.1

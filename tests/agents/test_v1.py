@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 from tests.agents.helpers import play
-from tests.agents.v1_fixture import PATH, replay
+from tests.agents.recording import replay
+from tests.agents.v1_fixture import SPECS, load
 
 ROOT = Path(__file__).resolve().parents[2]
-SPECS = {"heuristic": "heuristic:v1", "heuristic:efficiency": "heuristic:efficiency"}
 
 
 def _check(kinds, bad):
@@ -24,18 +24,19 @@ def _check(kinds, bad):
 
 
 def test_v1_replays_the_recorded_decisions_after_other_heuristics_ran():
-    """In this process the tuned default and its variants play first: they share the memo
-    and suit tables with v1, which must not change a single decision or plane."""
+    """In this process the tuned default and its variants play first: whatever they leave in
+    caches must not change a single decision or plane of v1."""
     from agents import make_agent
     from agents.features import Analyst
     for spec in ("heuristic", "heuristic:nodefence", "heuristic:efficiency"):
         play([make_agent(spec, seed=s) for s in range(4)], seed=31)
-    _check(*replay(json.loads(PATH.read_text()), SPECS, analyst=Analyst("analysis-v1")))
+    _check(*replay(load(), SPECS, analyst=Analyst("analysis-v1")))
 
 
 def test_v1_replays_the_recorded_decisions_in_a_fresh_process():
-    code = ("import json; from tests.agents.v1_fixture import PATH, replay; "
-            f"kinds, bad = replay(json.loads(PATH.read_text()), {SPECS!r}); "
+    code = ("import json; from tests.agents.recording import replay; "
+            "from tests.agents.v1_fixture import SPECS, load; "
+            "kinds, bad = replay(load(), SPECS); "
             "print(json.dumps([sorted([list(k), c] for k, c in kinds.items()), bad]))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True)

@@ -1,143 +1,62 @@
-"""The frozen reference ``heuristic:v1``: recorded decisions and their replay.
+"""The frozen reference ``heuristic:v1``: its recorded decisions (``tests/data/heuristic_v1.json``).
 
-``tests/data/heuristic_v1.json`` holds hands played by the heuristic (and its efficiency-only
-variant) as they stood when issue 14 opened (commit 18c10c7), mixed with other agents so that
-every phase occurs — discards, chi/pon/open kans, concealed and added kans, ron, tsumo, passes —
-in deal mode and inside matches (other dealers, round winds, repeat counters, scores). Each
-hand stores its setting, which seats were the recorded heuristic (and their seeds) and every
-action id in order. :func:`replay` drives the engine through the recorded actions and asks a fresh agent
-of the given spec for each recorded decision: ``heuristic:v1`` must make every one the
-heuristic made, ``heuristic:efficiency`` every one its namesake made.
+The hands were played by the heuristic (and its efficiency-only variant) as they stood when
+issue 14 opened (commit 18c10c7), mixed with other agents so that every phase occurs —
+discards, chi/pon/open kans, concealed and added kans, ron, tsumo, passes — in deal mode and
+inside matches (other dealers, round winds, repeat counters, scores). In the file, spec
+``heuristic`` names the recorded v1; ``tests/agents/test_v1.py`` replays every hand
+(``recording.replay``) and asks ``heuristic:v1`` for each of its decisions and
+``heuristic:efficiency`` for each of its namesake's.
 
 The analysis planes of the shipped network (``analysis-v1``) are recorded too, as a SHA-256
 of the float32 bytes for every fourth decision of every seat, so the network's input is
 checked bit for bit.
 
-Re-recording (only ever from the reference code) — ``python -m tests.agents.v1_fixture``.
+v1 is its parameters and tables, not a copy of old code, so a change of the rules (RULES.md)
+may change its decisions; then the file is re-recorded, ``heuristic:v1`` playing the
+``heuristic`` seats, after the review that docs/agents.md ("Recorded decisions") describes:
+``python -m tests.agents.v1_fixture diff``, then ``… record``.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-from collections import Counter
+import sys
 from pathlib import Path
 
-from mjenv.game import Hand, Match
-from mjenv.rules import RuleConfig
+from tests.agents.recording import Fixture, Table, cli, dumps, record_tables
 
 PATH = Path(__file__).resolve().parents[1] / "data" / "heuristic_v1.json"
-PLANES_EVERY = 4
+SPECS = {"heuristic": "heuristic:v1", "heuristic:efficiency": "heuristic:efficiency"}
+PLANES = "analysis-v1"
 
-
-def _planes_digest(analyst, view) -> str:
-    return hashlib.sha256(analyst.planes(view).tobytes()).hexdigest()[:16]
-
-
-def _play(hand: Hand, specs: list[str], seeds: list[int], record: dict, analyst) -> None:
-    """Play ``hand`` with agents of ``specs``, appending actions/digests to ``record``."""
-    from agents import make_agent
-    from mjenv.env.actions import decode_action, legal_mask
-    agents = [make_agent(s, seed=seed) for s, seed in zip(specs, seeds)]
-    actions, planes = [], {}
-    step = 0
-    while not hand.over:
-        seat = hand.to_act[0]
-        view = hand.view(seat)
-        mask = legal_mask(view)
-        aid = int(agents[seat].act(None, mask, view))
-        if step % PLANES_EVERY == 0:
-            planes[str(step)] = _planes_digest(analyst, view)
-        actions.append(aid)
-        hand.step(seat, decode_action(aid, view))
-        step += 1
-    record.update(actions=actions, planes=planes)
-
-
-# (specs by seat, number of hands, min_points, match?) — the heuristic recorded is "heuristic".
-_TABLES = (
-    (["heuristic"] * 4, 50, 6, False),
-    (["heuristic", "random", "heuristic", "random"], 30, 6, False),
-    (["random", "heuristic", "heuristic:efficiency", "heuristic:nodefence"], 24, 6, False),
-    (["heuristic"] * 4, 8, 8, False),
-    (["heuristic", "random", "heuristic", "heuristic:efficiency"], 8, 3, False),
-    (["heuristic", "heuristic:nodefence", "heuristic", "heuristic:efficiency"], 4, 6, True),
+TABLES = (
+    Table(("heuristic",) * 4, 50),
+    Table(("heuristic", "random", "heuristic", "random"), 30),
+    Table(("random", "heuristic", "heuristic:efficiency", "heuristic:nodefence"), 24),
+    Table(("heuristic",) * 4, 8, min_points=8),
+    Table(("heuristic", "random", "heuristic", "heuristic:efficiency"), 8, min_points=3),
+    Table(("heuristic", "heuristic:nodefence", "heuristic", "heuristic:efficiency"), 4,
+          match=True),
 )
 
 
+def load(path: Path = PATH) -> list[dict]:
+    return json.loads(path.read_text())["hands"]
+
+
 def record() -> dict:
-    """Play the tables of ``_TABLES`` with the code as it stands (the reference)."""
+    """The tables played now, ``heuristic:v1`` in the ``heuristic`` seats."""
     from agents.features import Analyst
-    analyst = Analyst("analysis-v1")
-    hands = []
-    for t, (specs, n, min_points, match) in enumerate(_TABLES):
-        for i in range(n):
-            seeds = [1000 * t + 10 * i + s for s in range(4)]
-            if not match:
-                hand = Hand(RuleConfig(min_points=min_points), seed=7_000_000 + 1000 * t + i)
-                rec = {"seed": hand.seed, "min_points": min_points, "specs": specs,
-                       "seeds": seeds}
-                _play(hand, specs, seeds, rec, analyst)
-                hands.append(rec)
-                continue
-            m = Match(RuleConfig(rounds=1), seed=9_000_000 + i)
-            while True:
-                h = m.hand
-                rec = {"seed": h.seed, "dealer": h.dealer, "round_wind": h.round_wind,
-                       "repeat": h.repeat, "scores": list(h.scores_before), "rounds": 1,
-                       "specs": specs, "seeds": seeds}
-                _play(h, specs, seeds, rec, analyst)
-                hands.append(rec)
-                if m.over:
-                    break
-                m.next_hand()
-    return {"reference": "18c10c7", "hands": hands}
+    return {"hands": record_tables(TABLES, 7_000_000, play_as={"heuristic": "heuristic:v1"},
+                                   analyst=Analyst(PLANES))}
 
 
-def hand_of(rec: dict) -> Hand:
-    rules = RuleConfig(min_points=rec.get("min_points", 6), rounds=rec.get("rounds", 2))
-    return Hand(rules, seed=rec["seed"],
-                dealer=rec.get("dealer", 0), round_wind=rec.get("round_wind", 0),
-                repeat=rec.get("repeat", 0), scores=rec.get("scores", (0, 0, 0, 0)))
+def save(data: dict, path: Path = PATH) -> None:
+    path.write_text(dumps(data))
 
 
-def replay(data: dict, specs: dict[str, str], analyst=None) -> tuple[Counter, list[str]]:
-    """Replay every recorded hand; ``specs`` maps a recorded spec to the spec that must make
-    its decisions (``{"heuristic": "heuristic:v1"}``).
-
-    Returns (decisions checked per (spec, action kind), mismatches as readable lines); with
-    ``analyst``, the analysis planes of the recorded views are checked too.
-    """
-    from agents import make_agent
-    from mjenv.env.actions import decode_action, legal_mask
-    kinds: Counter = Counter()
-    bad: list[str] = []
-    for n, rec in enumerate(data["hands"]):
-        hand = hand_of(rec)
-        agents = {s: make_agent(specs[rec["specs"][s]], seed=rec["seeds"][s])
-                  for s in range(4) if rec["specs"][s] in specs}
-        for step, aid in enumerate(rec["actions"]):
-            seat = hand.to_act[0]
-            view = hand.view(seat)
-            if seat in agents:
-                got = int(agents[seat].act(None, legal_mask(view), view))
-                kinds[rec["specs"][seat], decode_action(aid, view).kind] += 1
-                if got != aid:
-                    bad.append(f"hand {n} step {step} seat {seat} phase {view.phase}: "
-                               f"recorded {aid}, got {got}")
-            digest = rec["planes"].get(str(step))
-            if analyst is not None and digest is not None \
-                    and _planes_digest(analyst, view) != digest:
-                bad.append(f"hand {n} step {step} seat {seat}: analysis planes differ")
-            hand.step(seat, decode_action(aid, view))
-        if not hand.over:
-            bad.append(f"hand {n}: not over after the recorded actions")
-    return kinds, bad
-
+FIXTURE = Fixture("tests.agents.v1_fixture", PATH, SPECS, PLANES, load, record, save)
 
 if __name__ == "__main__":
-    data = record()
-    PATH.write_text(json.dumps(data, separators=(",", ":")) + "\n")
-    kinds, bad = replay(data, {s: s for s in ("heuristic", "heuristic:efficiency")})
-    print(f"{sum(kinds.values())} decisions in {len(data['hands'])} hands: "
-          f"{dict(sorted(kinds.items()))}; self-check mismatches: {len(bad)}")
+    sys.exit(cli(FIXTURE))
