@@ -31,7 +31,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from mjenv.rules import RuleConfig
+from mjenv.rules import RuleConfig, rules_from_flags
 from training.args import Arguments, arg, explicit_fields, flag
 
 RUN_FILES = ("reading.pt", "metrics.json", "calibration.png", "data.npz")
@@ -462,7 +462,7 @@ class ReadingArgs(Arguments):
     seed: int = arg(1, "seed of the deals, the initialisation and the batch order")
     workers: int = arg(1, "processes playing deals (1: in this process)", low=1)
     threads: int = arg(1, "torch threads for training (0: one per core)", low=0)
-    min_points: int = arg(6, "RuleConfig.min_points of the deals")
+    min_points: int = arg(RuleConfig.min_points, "RuleConfig.min_points of the deals")
     epochs: int = arg(2, "passes over the data", low=1)
     lr: float = arg(2e-3, "Adam learning rate (decays linearly to 0)", above=0)
     batch_size: int = arg(256, "views per batch (three opponents each)", low=1)
@@ -489,7 +489,7 @@ class ReadingArgs(Arguments):
             raise ValueError(f"--min-points: {exc}") from None
 
     def rules(self) -> RuleConfig:
-        return RuleConfig(min_points=self.min_points)
+        return rules_from_flags(self)
 
 
 def _log(msg: str) -> None:

@@ -32,8 +32,8 @@ import torch
 from torch import nn
 
 from agents.heuristic.models import OPPONENT_FEATURES, opponent_features, passed_by
-from agents.ppo import (CheckpointError, check_encoding, encoding_signature,
-                        read_checkpoint_file, write_checkpoint_file)
+from agents.checkpoint_file import (CheckpointError, check_encoding, encoding_signature,
+                                    read_checkpoint_file, write_checkpoint_file)
 from mjenv.env import observation as obs
 from mjenv.game.view import PlayerView
 from mjenv.rules import RuleConfig

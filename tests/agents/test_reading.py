@@ -101,7 +101,8 @@ def test_a_read_is_a_function_of_the_view_alone(views, shipped):
 
 def test_views_of_other_rules_and_other_files_are_refused(views, shipped, tmp_path):
     from dataclasses import replace
-    from agents.ppo import SHIPPED, CheckpointError
+    from agents.checkpoint_file import CheckpointError
+    from agents.ppo import SHIPPED
 
     with pytest.raises(ValueError, match="trained under"):
         shipped.read(replace(views[0], rules=RuleConfig(min_points=8)))

@@ -44,7 +44,7 @@ def test_the_steps_of_train_never_call_back_into_the_trainer(step):
 
 @pytest.mark.parametrize("path", ["mjenv/cli/play.py", "mjenv/cli/eval.py", "mjenv/cli/arena.py",
                                   "mjenv/cli/score.py", "mjenv/cli/demo.py", "training/args.py",
-                                  "training/tune.py"])
+                                  "training/tune.py", "training/reading.py"])
 def test_commands_build_rules_only_through_rules_from_flags(path):
     """No command writes a rule option's value into a RuleConfig itself: each one's flags go
     through ``mjenv.rules.rules_from_flags`` (the defaults stay RuleConfig's alone)."""
