@@ -228,14 +228,14 @@ def baseline_of(views: Sequence[Any]) -> Baseline:
     tiles = np.zeros((n, 3, 34), np.float32)
     points = np.zeros((n, 3), np.float32)
     for i, view in enumerate(views):
-        f = field(view, model)
-        by_seat = dict(zip(f.seats, zip(f.ready, f.points, f.passed,
-                                        tile_features(view, f.seats, kinds, f.opps))))
-        for j, o in enumerate(opponents(view.seat)):
-            r, pts, passed, rows = by_seat[o]
-            ready[i, j], points[i, j] = r, pts
-            tiles[i, j] = [0.0 if t in passed else _logistic(model.tile, x)
-                           for t, x in zip(kinds, rows)]
+        seen = field(view, model)
+        rows = tile_features(view, [o.seat for o in seen], kinds, [o.features for o in seen])
+        by_seat = {o.seat: (o, seat_rows) for o, seat_rows in zip(seen, rows)}
+        for j, seat in enumerate(opponents(view.seat)):
+            o, seat_rows = by_seat[seat]
+            ready[i, j], points[i, j] = o.ready, o.points
+            tiles[i, j] = [0.0 if t in o.passed else _logistic(model.tile, x)
+                           for t, x in zip(kinds, seat_rows)]
     return Baseline(ready, tiles, points)
 
 
