@@ -2,7 +2,7 @@
 
     mjenv score 123m456m789m123p5s --win 5s --seat S --round E [--tsumo]
                 [--melds pon:777z,chi:234s] [--lingshang --haidi --hedi --qianggang
-                --juezhang --tianhu --dihu --renhu] [--min-points 6]
+                --juezhang --tianhu --dihu --renhu] [--min-points P]
                 [--dealer SEAT --repeat N] [--json]
 
 Exit status: 0 for a legal win, 1 when the tiles do not win or the hand scores below
