@@ -79,6 +79,14 @@ def check_value(name: str, value: Any, *, low: float | None = None, high: float 
         raise ValueError(f"{name} must be > {above}, got {value}")
 
 
+def check_rules(args: Any) -> None:
+    """A command's rule flags make a valid ``RuleConfig`` (one line naming the flag if not)."""
+    try:
+        rules_from_flags(args)
+    except ValueError as exc:
+        raise ValueError(f"--min-points: {exc}") from None
+
+
 @dataclass
 class TrainerArgs(Arguments):
     """What every trainer has: where it writes, its seed, threads and rules, its network and the
@@ -99,10 +107,7 @@ class TrainerArgs(Arguments):
 
     def validate(self) -> None:
         super().validate()
-        try:
-            self.rules()
-        except ValueError as exc:
-            raise ValueError(f"--min-points: {exc}") from None
+        check_rules(self)
 
     def rules(self) -> RuleConfig:
         return rules_from_flags(self)

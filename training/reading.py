@@ -32,7 +32,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from mjenv.rules import RuleConfig, rules_from_flags
-from training.args import Arguments, arg, explicit_fields, flag
+from training.args import Arguments, arg, check_rules, explicit_fields, flag
 
 RUN_FILES = ("reading.pt", "metrics.json", "calibration.png", "data.npz")
 BINS = 20                         # reliability diagram bins (equal width) …
@@ -483,10 +483,7 @@ class ReadingArgs(Arguments):
         if self.features not in FEATURES:
             raise ValueError(f"--features must be one of {', '.join(FEATURES)}, got "
                              f"{self.features!r}")
-        try:
-            self.rules()
-        except ValueError as exc:
-            raise ValueError(f"--min-points: {exc}") from None
+        check_rules(self)
 
     def rules(self) -> RuleConfig:
         return rules_from_flags(self)
