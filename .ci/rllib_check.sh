@@ -110,7 +110,8 @@ EOF
 phase "4/4 convert the RLlib checkpoint and evaluate it"
 "$PY" - "$WORK/remote/rllib" "$WORK/converted.pt" "$WORK/remote/policy.pt" <<'EOF'
 import sys, torch
-from agents.ppo import PPOAgent, read_checkpoint_file
+from agents.checkpoint_file import read_checkpoint_file
+from agents.ppo import PPOAgent
 from mjenv.integrations.rllib import convert_checkpoint
 checkpoint, converted, written = sys.argv[1:]
 convert_checkpoint(checkpoint, converted)
