@@ -62,14 +62,6 @@ class Admitted(NamedTuple):
     plain: tuple[int, ...]
 
 
-class Plans(NamedTuple):
-    """The plans open to a meld set: the set, the compiled list, those admitted."""
-
-    melds: tuple[Meld, ...]
-    plans: PlanList
-    admitted: Admitted
-
-
 class Wait(NamedTuple):
     """A wait of a ready hand and the points of a win on it by ron and by tsumo (-1 where it
     is no win)."""
@@ -160,19 +152,15 @@ class Evaluator:
     def __init__(self, params: EvalParams) -> None:
         self.params = params
 
-    def plans(self, melds: Sequence[Meld], min_points: int, hard_only: bool = False) -> Plans:
-        """The plans open to ``melds`` and those the value rule admits (``admitted``)."""
-        p = self.params
-        plist = plan_list(meld_key(melds), p.value_planning, p.loose_tables, p.knitted)
-        return Plans(tuple(melds), plist, admitted(plist, min_points, hard_only,
-                                                   p.value_planning, p.soft_margin,
-                                                   p.soft_penalty))
-
     def evaluated(self, counts: Sequence[int], melds: Sequence[Meld], view: PlayerView,
                   hard_only: bool = False) -> tuple[PlanEval, Admitted]:
-        """The plans open to ``melds`` on concealed ``counts``, and those admitted."""
-        plans = self.plans(melds, view.rules.min_points, hard_only)
-        return evaluate(plans.plans, bytes(counts), plans.melds), plans.admitted
+        """The plans open to ``melds`` on concealed ``counts``, and those the value rule
+        admits (``admitted``)."""
+        p = self.params
+        plist = plan_list(meld_key(melds), p.value_planning, p.loose_tables, p.knitted)
+        return evaluate(plist, bytes(counts), tuple(melds)), admitted(
+            plist, view.rules.min_points, hard_only, p.value_planning, p.soft_margin,
+            p.soft_penalty)
 
     # --- waits ----------------------------------------------------------------------------
 
@@ -223,11 +211,7 @@ class Evaluator:
         if weight > 0 or dist >= INF:
             return dist, weight
         ev, adm = self.evaluated(counts, melds, view)
-        values = _values(ev.dist, adm)
-        if not values:
-            return dist, 0.0
-        best = min(v for v, _ in values)
-        chosen = [i for v, i in values if v <= best + TIE]
+        chosen = [i for _, i in self._standing(ev, adm, hard_only=False).top]
         need = 0
         for i in chosen:
             need |= ev.bits(i)[0]
@@ -354,18 +338,15 @@ class Evaluator:
                 ) -> tuple[list[int], tuple[Meld, ...]]:
         """The concealed counts and melds after the legal ``call`` of the target tile."""
         x = view.target_tile
-        after = list(counts)
         if call.kind == "chi":
-            used = [t for t in (call.tile, call.tile + 1, call.tile + 2) if t != x]
-            meld = Meld("chi", (call.tile, call.tile + 1, call.tile + 2), x, view.target_from)
-        elif call.kind == "pon":
-            used = [x, x]
-            meld = Meld("pon", (x,) * 3, x, view.target_from)
+            tiles = (call.tile, call.tile + 1, call.tile + 2)
         else:
-            used = [x, x, x]
-            meld = Meld("minkan", (x,) * 4, x, view.target_from)
-        for t in used:
+            tiles = (x,) * (3 if call.kind == "pon" else 4)
+        after = list(counts)
+        for t in tiles:
             after[t] -= 1
+        after[x] += 1                   # the claimed tile comes from the discarder
+        meld = Meld(call.kind, tiles, x, view.target_from)
         return after, tuple(view.melds[view.seat]) + (meld,)
 
     def after_call(self, view: PlayerView, call: Action, counts: Sequence[int]) -> float:
