@@ -24,7 +24,7 @@ from agents.heuristic.params import HeuristicParams, default
 from agents.heuristic.tables import INF
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
-from mjenv.tiles import Meld
+from mjenv.tiles import Meld, counts34
 
 
 @dataclass(frozen=True)
@@ -48,13 +48,6 @@ class Weighing(NamedTuple):
     evals: dict[int, Discard]
     counts: list[int]
     melds: tuple[Meld, ...]
-
-
-def _counts(view: PlayerView) -> list[int]:
-    counts = [0] * 34
-    for t in view.hand:
-        counts[t] += 1
-    return counts
 
 
 class HeuristicAgent(BaseAgent):
@@ -127,7 +120,7 @@ class HeuristicAgent(BaseAgent):
                     view, k, w.counts, w.melds, w.evals[d.tile].dist)), d) for d in tied]
 
     def _weigh(self, view: PlayerView, legal: Sequence[Action]) -> Weighing:
-        counts = _counts(view)
+        counts = counts34(view.hand)
         melds = tuple(view.melds[view.seat])
         discards = [a for a in legal if a.kind == "discard"]     # a turn always has some
         tiles = [a.tile for a in discards]
@@ -163,7 +156,7 @@ class HeuristicAgent(BaseAgent):
                  and (p.kans or a.kind != "minkan")]
         if not p.calls or not calls or view.target_tile is None:
             return pass_action
-        counts = _counts(view)
+        counts = counts34(view.hand)
         melds = tuple(view.melds[view.seat])
         now, _ = self.evaluator.hand(counts, melds, view)
         # asked once, and only where a call depends on it
@@ -174,12 +167,10 @@ class HeuristicAgent(BaseAgent):
         # restrained hand to tenpai from 3 or more
         if now <= 1.0 or (now >= 3.0 and restrains()):
             calls = [a for a in calls if a.kind == "minkan"]
-        best: tuple[float, Action] | None = None
+        closer: list[tuple[float, Action]] = []
         for a in calls:
             d = self.evaluator.after_call(view, a, counts)
             ok = d <= now and any(m.is_open for m in melds) if a.kind == "minkan" else d < now
-            if ok and d > 1.0 and restrains():
-                ok = False
-            if ok and (best is None or d < best[0]):
-                best = (d, a)
-        return best[1] if best is not None else pass_action
+            if ok and not (d > 1.0 and restrains()):
+                closer.append((d, a))
+        return min(closer, key=lambda c: c[0])[1] if closer else pass_action
