@@ -78,10 +78,6 @@ def plan_points(yaku: Sequence[str], concealed: bool) -> int:
     return points
 
 
-def _chow(first: int) -> tuple[int, int, int]:
-    return (first, first + 1, first + 2)
-
-
 def candidate_plans(melds: tuple[tuple[str, tuple[int, ...]], ...], value_planning: bool,
                     loose: bool = False, knitted: bool = False) -> tuple[Plan, ...]:
     """The plans still open given the seat's declared melds, as ``(kind, tiles)`` pairs (a
@@ -106,54 +102,48 @@ def _candidates(suits: frozenset[int], chows: tuple[int, ...], others: int, conc
     melds = chows or others
     suffix = "/loose" if loose else ""
 
-    def fam(*names: str) -> tuple[str, str, str, str]:
-        return tuple(n + suffix if n != "none" else n for n in names)  # type: ignore
+    def plan(name: str, shape: str, yaku: tuple[str, ...],
+             families: Sequence[str] = ("all",) * 4, chows_of: Sequence[int] = ()) -> Plan:
+        # ``families`` are named without v1's suffix; ``chows_of``: the first tiles of the
+        # chows the plan needs, those not declared forced. The plain shapes: those with no
+        # yaku, and seven pairs and the knitted shape whatever yaku they carry.
+        missing = [f for f in chows_of if f not in chows]
+        return _plan(name, shape, yaku, concealed,
+                     tuple(n if n == NONE else n + suffix for n in families),
+                     tuple(t for f in missing for t in range(f, f + 3)), len(missing),
+                     not yaku or shape in (PAIRS_SHAPE, KNIT))
 
-    free = Plan("free", STD, (), 0, fam("all", "all", "all", "all"), plain=True)
+    free = plan("free", STD, ())
     if not value_planning:
-        shape = () if melds else (Plan("qiduizi_shape", PAIRS_SHAPE, (), 0, plain=True),)
-        return (free,) + shape
-
-    def plan(name: str, shape: str, yaku: tuple[str, ...], families=fam("all", "all", "all",
-                                                                         "all"),
-             forced: tuple[int, ...] = (), forced_groups: int = 0) -> Plan:
-        # seven pairs and the knitted shape are plain shapes whatever yaku they carry
-        return _plan(name, shape, yaku, concealed, families, forced, forced_groups,
-                     shape in (PAIRS_SHAPE, KNIT))
-
+        return (free,) if melds else (free, plan("qiduizi_shape", PAIRS_SHAPE, ()))
     plans = [free]
     for s in range(3):
-        flush = ["none"] * 4
+        flush = [NONE] * 4
         flush[s] = "all"
         if suits <= {s, 3}:
-            plans.append(plan(f"hunyise_{'mps'[s]}", STD, ("hunyise",),
-                              fam(*flush[:3], "all")))
+            plans.append(plan(f"hunyise_{'mps'[s]}", STD, ("hunyise",), (*flush[:3], "all")))
         if suits <= {s}:
-            plans.append(plan(f"qingyise_{'mps'[s]}", STD, ("qingyise",), fam(*flush)))
+            plans.append(plan(f"qingyise_{'mps'[s]}", STD, ("qingyise",), flush))
     if not chows:
-        plans.append(plan("duiduihu", STD, ("duiduihu",), fam("pung", "pung", "pung", "pung")))
+        plans.append(plan("duiduihu", STD, ("duiduihu",), ("pung",) * 4))
     if not melds:
         plans.append(plan("qiduizi", PAIRS_SHAPE, ("qiduizi",)))
         if knitted:
             plans.append(plan("shisan_buda", KNIT, ("shisan_buda",)))
     if not others and all(0 < c % 9 < 6 for c in chows):
         plans.append(plan("pinghu_duanyao", STD, ("pinghu", "duanyao"),
-                          fam("tanyao_chow", "tanyao_chow", "tanyao_chow", "none")))
+                          ("tanyao_chow",) * 3 + (NONE,)))
+    # a plan of chows needs room for them beside the declared melds that are not among them
     for s in range(3):
         firsts = [9 * s, 9 * s + 3, 9 * s + 6]
         if others + sum(1 for c in chows if c not in firsts) <= 1:
-            missing = [f for f in firsts if f not in chows]
-            plans.append(plan(f"yitiaolong_{'mps'[s]}", STD, ("yitiaolong",),
-                              forced=tuple(t for f in missing for t in _chow(f)),
-                              forced_groups=len(missing)))
+            plans.append(plan(f"yitiaolong_{'mps'[s]}", STD, ("yitiaolong",), chows_of=firsts))
     for r in range(7):
         for a, b in ((0, 1), (0, 2), (1, 2)):
-            pair = [9 * a + r, 9 * b + r]
-            if others + sum(1 for c in chows if c not in pair) <= 2:
-                missing = [f for f in pair if f not in chows]
+            firsts = [9 * a + r, 9 * b + r]
+            if others + sum(1 for c in chows if c not in firsts) <= 2:
                 plans.append(plan(f"jingtong_{r + 1}{'mps'[a]}{'mps'[b]}", STD, ("jingtong",),
-                                  forced=tuple(t for f in missing for t in _chow(f)),
-                                  forced_groups=len(missing)))
+                                  chows_of=firsts))
     plans.append(plan("wumenqi", FIVE, ("wumenqi",)))
     return tuple(plans)
 
