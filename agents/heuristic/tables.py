@@ -114,20 +114,19 @@ def _half_table(keys: np.ndarray, targets: np.ndarray, slots: np.ndarray, width:
 @dataclass(frozen=True)
 class _Stack:
     """The half tables of every family of one kind (number or honor suit, strict or loose),
-    stacked along the key axis (family ``f``'s rows start at ``f · 5^width`` of the half),
-    ``[0]`` left and ``[1]`` right, each row flat over (cross, slot): ``dist``, the best
-    cost; ``bits``, the need, surplus and per-rank cond bits packed in one integer (fields
-    as wide as the half has ranks: need, surplus, then cond rank by rank), so that one
-    gather reads what six did. ``index[h]``: a half key's row within its family's block.
-    ``join``: per side, the flat position of each (whole-suit slot, join position), each
-    slot's list padded with repeats of its first position (a repeat changes neither a
-    minimum nor a union), the positions last so that a minimum reads contiguous memory."""
+    stacked along the key axis (family ``f``'s rows start at ``f · 5^width`` of the half,
+    then a half key's row is ``_row``), ``[0]`` left and ``[1]`` right, each row flat over
+    (cross, slot): ``dist``, the best cost; ``bits``, the need, surplus and per-rank cond
+    bits packed in one integer (fields as wide as the half has ranks: need, surplus, then
+    cond rank by rank), so that one gather reads what six did. ``join``: per side, the flat
+    position of each (whole-suit slot, join position), each slot's list padded with repeats
+    of its first position (a repeat changes neither a minimum nor a union), the positions
+    last so that a minimum reads contiguous memory."""
 
     cut: int
     ranks: int
     dist: tuple[np.ndarray, np.ndarray]
     bits: tuple[np.ndarray, np.ndarray]
-    index: tuple[dict[bytes, int], dict[bytes, int]]
     join: tuple[np.ndarray, np.ndarray]
 
 
@@ -141,20 +140,17 @@ def _pack(need: np.ndarray, surplus: np.ndarray, cond: np.ndarray) -> np.ndarray
 
 
 def _half_tables(honors: bool, loose: bool, crosses: list[tuple[int, int]], width: int
-                 ) -> tuple[list[list[np.ndarray]], list[dict[bytes, int]]]:
+                 ) -> list[list[np.ndarray]]:
     """Per half, per family (stacked in ``FAMILIES`` order): the (key, cross·slot) distance
-    table and the packed bits table; and per half the row of each half key in a family's
-    block."""
+    table and the packed bits table, a row per half key in ``_row`` order."""
     n, cut = (7, 4) if honors else (9, 5)
     parts: list[list[list[np.ndarray]]] = [[[], []], [[], []]]
-    index: list[dict[bytes, int]] = []
     for family in FAMILIES:
         groups, pairs = _family_groups(family, honors)
         starts = {g[0] for g in groups if g[0] != g[1]}
         for half, ranks in enumerate((range(cut), range(cut, n))):
+            # every key, row j holding j's base-5 digits, lowest rank first (``_row``)
             keys = np.array(list(product(range(5), repeat=len(ranks))), np.int16)[:, ::-1]
-            if len(index) < 2:
-                index.append({bytes(k.tolist()): j for j, k in enumerate(keys)})
             inside = [g for g in groups if set(g) <= set(ranks)]
             shape = (len(keys), len(crosses), width)
             side = [np.full(shape, INF, np.int16), np.zeros(shape, np.int16),
@@ -173,7 +169,7 @@ def _half_tables(honors: bool, loose: bool, crosses: list[tuple[int, int]], widt
                     table[:, i] = part
             parts[half][0].append(side[0].reshape(len(keys), -1))
             parts[half][1].append(_pack(*side[1:]).reshape(len(keys), -1))
-    return [[np.concatenate(p) for p in half] for half in parts], index
+    return [[np.concatenate(p) for p in half] for half in parts]
 
 
 def _join_positions(crosses: list[tuple[int, int]], width: int, loose: bool
@@ -202,34 +198,28 @@ def _stack(honors: bool, loose: bool) -> _Stack:
     """The half tables of every family of one kind of suit, made at first use."""
     crosses = [(0, 0)] if honors else list(_CROSSES)
     width = _FREE + 5 if loose else SLOTS
-    ((dist_l, bits_l), (dist_r, bits_r)), index = _half_tables(honors, loose, crosses, width)
+    (dist_l, bits_l), (dist_r, bits_r) = _half_tables(honors, loose, crosses, width)
     join = _join_positions(crosses, width, loose)
     most = max(len(j) for j in join)
     padded = np.array([j + j[:1] * (most - len(j)) for j in join], np.intp)  # (slot, most, 2)
     return _Stack(4 if honors else 5, 7 if honors else 9, (dist_l, dist_r), (bits_l, bits_r),
-                  tuple(index), (padded[:, :, 0].copy(), padded[:, :, 1].copy()))
+                  (padded[:, :, 0].copy(), padded[:, :, 1].copy()))
 
 
-def _halves_of(stack: _Stack, fam: int, key: bytes) -> tuple[int, int]:
-    """The left and right half-table rows of a suit key of family ``fam``: the family's
-    block, then the half's row."""
-    left, right = stack.index
-    cut = stack.cut
-    return (fam * len(left) + left[key[:cut]], fam * len(right) + right[key[cut:]])
+def _row(half: bytes) -> int:
+    """A half key's row within its family's block: its counts read as base-5 digits, lowest
+    rank first (the order ``_half_tables`` lists the keys in)."""
+    return sum(c * 5 ** r for r, c in enumerate(half))
 
 
-def _join(stack: _Stack, fam: int, key: bytes) -> np.ndarray:
-    """Distance per slot of a suit key of the stack's family ``fam``: per slot the least sum
-    of a left and a right half entry over the slot's join positions."""
-    li, ri = _halves_of(stack, fam, key)
-    total = stack.dist[0][li].take(stack.join[0]) + stack.dist[1][ri].take(stack.join[1])
-    return np.minimum(total.min(axis=1), INF)
-
-
-def _stack_of(family: str) -> tuple[str, bool]:
-    """A family's base name and whether it is one of v1's loose families."""
+def _halves(family: str, key: bytes) -> tuple[_Stack, int, int]:
+    """The stack of a suit key of ``family`` (not ``NONE``; a "/loose" suffix: v1's) and the
+    key's left and right half-table rows: its family's block, then the half key's row."""
     base, _, variant = family.partition("/")
-    return base, variant == "loose"
+    stack = _stack(len(key) == 7, variant == "loose")
+    fam, cut = FAMILIES.index(base), stack.cut
+    return (stack, fam * 5 ** cut + _row(key[:cut]),
+            fam * 5 ** (stack.ranks - cut) + _row(key[cut:]))
 
 
 class SuitBits(NamedTuple):
@@ -248,12 +238,10 @@ def slot_bits(family: str, key: bytes, slot: int) -> SuitBits:
     of the optimal targets that spare an ``r`` — the left half's cond where its target spares
     a left rank, with any optimal right target's needs; likewise for a right rank. Never a
     rank held four times."""
-    base, loose = _stack_of(family)
-    if base == NONE:
+    if family == NONE:
         return SuitBits(0, sum(1 << r for r, c in enumerate(key) if c) if slot == 0 else 0,
                         (0,) * 9)
-    stack = _stack(len(key) == 7, loose)
-    li, ri = _halves_of(stack, FAMILIES.index(base), key)
+    stack, li, ri = _halves(family, key)
     lpos, rpos = stack.join[0][slot], stack.join[1][slot]
     total = stack.dist[0][li][lpos] + stack.dist[1][ri][rpos]
     best = total.min()
@@ -297,11 +285,13 @@ def less_ranks(key: bytes, ranks: int) -> bytes:
 
 @lru_cache(maxsize=1 << 17)
 def suit_row(family: str, key: bytes) -> np.ndarray:
-    """The distance per slot of a suit key of ``family``."""
-    base, loose = _stack_of(family)
-    if base == NONE:               # nothing needed with no group and no pair there
+    """The distance per slot of a suit key of ``family``: per slot the least sum of a left
+    and a right half entry over the slot's join positions."""
+    if family == NONE:               # nothing needed with no group and no pair there
         return np.array([0] + [INF] * (SLOTS - 1), np.int16)
-    return _join(_stack(len(key) == 7, loose), FAMILIES.index(base), key)
+    stack, li, ri = _halves(family, key)
+    total = stack.dist[0][li].take(stack.join[0]) + stack.dist[1][ri].take(stack.join[1])
+    return np.minimum(total.min(axis=1), INF)
 
 
 class SuitRows(NamedTuple):
@@ -324,9 +314,6 @@ def suit_rows(asked: tuple[tuple[str, int], ...], key: bytes) -> SuitRows:
     rows = np.array([suit_row(family, k) for family, k in keys])
     return SuitRows(keys, rows, tuple(map(tuple, rows.tolist())),
                     sum(1 << r for r, c in enumerate(key) if c))
-
-
-SHIFTS = (0, 9, 18, 27)
 
 
 class Layout(NamedTuple):
@@ -399,8 +386,8 @@ def hand_bits(opt: Optimal) -> tuple[int, int]:
     """(need, surplus) 34-bit masks over a hand's optimal splits."""
     need = surplus = 0
     for c, bits in opt.used.items():
-        need |= bits.need << SHIFTS[c // SLOTS]
-        surplus |= bits.surplus << SHIFTS[c // SLOTS]
+        need |= bits.need << 9 * (c // SLOTS)
+        surplus |= bits.surplus << 9 * (c // SLOTS)
     return need, surplus
 
 
@@ -409,7 +396,7 @@ def hand_wants(opt: Optimal) -> list[int]:
     discarded — for ``t`` surplus, the needs of the optimal targets that spare a ``t``;
     0 elsewhere. The splits that use a cell share its spare and cond bits, so the other
     suits' needs are gathered per cell first."""
-    needs = {c: bits.need << SHIFTS[c // SLOTS] for c, bits in opt.used.items()}
+    needs = {c: bits.need << 9 * (c // SLOTS) for c, bits in opt.used.items()}
     others: dict[int, int] = {}
     for sp in opt.splits:
         every = needs[sp[0]] | needs[sp[1]] | needs[sp[2]] | needs[sp[3]]
@@ -418,7 +405,7 @@ def hand_wants(opt: Optimal) -> list[int]:
                 others[c] = others.get(c, 0) | every ^ needs[c]
     want = [0] * 34
     for c, other in others.items():
-        bits, base = opt.used[c], SHIFTS[c // SLOTS]
+        bits, base = opt.used[c], 9 * (c // SLOTS)
         for r in ranks_of(bits.surplus):
             want[base + r] |= (bits.cond[r] << base) | other
     return want
