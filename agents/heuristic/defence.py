@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from agents.heuristic.evaluator import TIE, Discard
-from agents.heuristic.models import (field, ready_probability, risk, wall_progress,
-                                     win_probability)
+from agents.heuristic.models import (field, melded_suits, ready_probability, risk,
+                                     wall_progress, win_probability)
 from agents.heuristic.tables import INF
 from mjenv.game.actions import Action
 from mjenv.game.view import PlayerView
@@ -52,10 +52,9 @@ class DefenceParams:
 
 def flush_suit(view: PlayerView, seat: int) -> int | None:
     """The number suit ``seat`` visibly collects (≥2 melds, all that suit or honors), if any."""
-    melds = view.melds[seat]
-    if len(melds) < 2:
+    if len(view.melds[seat]) < 2:
         return None
-    suits = {m.tiles[0] // 9 for m in melds if m.tiles[0] < 27}
+    suits = melded_suits(view, seat)
     return suits.pop() if len(suits) == 1 else None
 
 
@@ -210,10 +209,8 @@ class RiskDefence(Defence):
     def weight(self, view: PlayerView) -> float:
         """``risk_weight``, times ``late_risk_weight`` once ``LATE_DRAWS`` draws or fewer
         are left."""
-        p = self.p
-        if view.live_wall_left <= LATE_DRAWS:
-            return p.risk_weight * p.late_risk_weight
-        return p.risk_weight
+        late = self.p.late_risk_weight if view.live_wall_left <= LATE_DRAWS else 1.0
+        return self.p.risk_weight * late
 
     def penalty(self, loss: float, e: Discard, wall: float, melds: int, weight: float
                 ) -> float:

@@ -97,7 +97,8 @@ class RiskModel:
     value: tuple[float, ...]
 
 
-def _melded_suits(view: PlayerView, seat: int) -> set[int]:
+def melded_suits(view: PlayerView, seat: int) -> set[int]:
+    """The number suits of ``seat``'s declared melds."""
     return {m.tiles[0] // 9 for m in view.melds[seat] if m.tiles[0] < 27}
 
 
@@ -114,7 +115,7 @@ def opponent_features(view: PlayerView, seat: int) -> OpponentFeatures:
     one_suit = flush = 0.0
     value = 0
     if melds:
-        suits = _melded_suits(view, seat)
+        suits = melded_suits(view, seat)
         one_suit = float(len(suits) <= 1)
         flush = float(len(melds) >= 2 and len(suits) == 1)
         winds = (27 + view.round_wind, 27 + (seat - view.dealer) % 4)
@@ -243,7 +244,7 @@ def tile_features(view: PlayerView, seats: Sequence[int], tiles: Sequence[int],
                 last = t
         size = max(1, len(pond))
         flush = opp.flush > 0 or opp.one_suit > 0
-        melded = _melded_suits(view, seat) if flush else set()
+        melded = melded_suits(view, seat) if flush else set()
         wall, melds = float(opp.progress), float(opp.melds)
         last_suit = _SUIT[last] if last < 27 else -1
         rows = []
