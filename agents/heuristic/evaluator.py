@@ -54,12 +54,10 @@ class Discard(NamedTuple):
 
 
 class Admitted(NamedTuple):
-    """Which plans of a list the value rule admits, with their penalties (in tiles), and
-    which are the plain shapes (``Plan.plain``, whatever their value)."""
+    """Which plans of a list the value rule admits, with their penalties (in tiles)."""
 
     plans: tuple[int, ...]
     penalty: tuple[float, ...]
-    plain: tuple[int, ...]
 
 
 class Wait(NamedTuple):
@@ -118,8 +116,7 @@ def admitted(plans: PlanList, min_points: int, hard_only: bool, value_planning: 
         elif not hard_only and plan.points + soft_margin >= min_points:
             chosen.append(i)
             penalty.append(soft_penalty)
-    plain = tuple(i for i, plan in enumerate(plans.plans) if plan.plain)
-    return Admitted(tuple(chosen), tuple(penalty), plain)
+    return Admitted(tuple(chosen), tuple(penalty))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -198,7 +195,7 @@ class Evaluator:
         """The best value of an evaluated hand over the admitted plans (``INF``: none within
         reach), and whether a plain shape is within a tile of complete (the scorer decides)."""
         best = float(min(min((v for v, _ in _values(ev.dist, adm)), default=INF), INF))
-        ready = self.params.value_planning and min((ev.dist[i] for i in adm.plain),
+        ready = self.params.value_planning and min((ev.dist[i] for i in ev.plist.plain),
                                                    default=INF) <= 1
         return best, ready
 
@@ -279,7 +276,7 @@ class Evaluator:
             kept |= ev.bits(i)[1]
         ready = 0
         if self.params.value_planning:
-            for i in adm.plain:
+            for i in ev.plist.plain:
                 if ev.dist[i] < 1:            # complete: any discard may leave it ready
                     ready = ALL34
                     break

@@ -167,39 +167,40 @@ ALL34 = (1 << 34) - 1
 class PlanList:
     """A plan list compiled for evaluation on many hands: each standard plan's four suit
     rows come from a few shared *variants* (family, suit, forced ranks), so a hand needs one
-    row per variant, and all standard plans are combined in one batch. ``free``: the index
-    of the plain standard shape (the fallback where no plan is admitted)."""
+    row per variant, and all standard plans are combined in one batch. ``plain``: the
+    indices of the plain shapes; ``free``: that of the plain standard shape (the fallback
+    where no plan is admitted)."""
 
     def __init__(self, plans: Sequence[Plan], groups: int) -> None:
         self.plans = tuple(plans)
         self.groups = groups
-        self.free = next(i for i, p in enumerate(plans) if p.shape == STD and p.plain)
+        self.plain = tuple(i for i, p in enumerate(plans) if p.plain)
+        self.free = next(i for i in self.plain if plans[i].shape == STD)
         self.std = [i for i, p in enumerate(plans)
                     if p.shape == STD and groups - p.forced_groups >= 0]
         self.pos = {i: j for j, i in enumerate(self.std)}
         self.five = [i for i, p in enumerate(plans) if p.shape == FIVE]
         self.pairs = [i for i, p in enumerate(plans) if p.shape == PAIRS_SHAPE]
         self.knit = [i for i, p in enumerate(plans) if p.shape == KNIT]
+        # each plan's variants (family, suit, forced ranks): a standard plan's four suits,
+        # 五门齐's three number suits
+        suits = {**{i: 4 for i in self.std}, **{i: 3 for i in self.five}}
+        of = {i: [(plans[i].families[s], s, plans[i].forced_ranks[s]) for s in range(n)]
+              for i, n in suits.items()}
         # the variants, numbered suit by suit, so that a hand's variant rows are its four
         # suits' rows one after another; each suit asks its (family, forced ranks) pairs
-        wanted = [(plans[i].families[s], s, plans[i].forced_ranks[s])
-                  for i in self.std for s in range(4)]
-        wanted += [(plans[i].families[s], s, 0) for i in self.five for s in range(3)]
-        variants = sorted(dict.fromkeys(wanted), key=lambda v: v[1])
+        variants = sorted(dict.fromkeys(v for vs in of.values() for v in vs), key=lambda v: v[1])
         number = {v: n for n, v in enumerate(variants)}
         self.asked = tuple(tuple((family, ranks) for family, suit, ranks in variants
                                  if suit == s) for s in range(4))
         # each variant's suit and place among the suit's asked
         self.variant_at = [(suit, self.asked[suit].index((family, ranks)))
                            for family, suit, ranks in variants]
-        self.template = tuple(tuple(number[(plans[i].families[s], s, plans[i].forced_ranks[s])]
-                                    for s in range(4)) for i in self.std)
-        self.five_rows = {i: [number[(plans[i].families[s], s, 0)] for s in range(3)]
-                          for i in self.five}
+        self.template = tuple(tuple(number[v] for v in of[i]) for i in self.std)
+        self.five_rows = {i: [number[v] for v in of[i]] for i in self.five}
         self.layout = layout([(groups - plans[i].forced_groups,
                                tuple(f == NONE for f in plans[i].families)) for i in self.std],
                              self.template)
-        self.forced = tuple(plans[i].forced_bits for i in self.std)
 
     def evaluate(self, counts: Sequence[int], melds: Sequence[Meld]) -> PlanEval:
         """Every plan on concealed ``counts`` (the distances now, the masks on demand)."""
@@ -234,8 +235,8 @@ class PlanEval:
         dist = [INF] * len(plist.plans)
         if self.combined is not None:
             # a forced kind the hand lacks is one tile more wherever the rest reaches
-            for j, (i, d) in enumerate(zip(plist.std, self.combined.dist.tolist())):
-                lack = plist.forced[j] & self.absent
+            for i, d in zip(plist.std, self.combined.dist.tolist()):
+                lack = plist.plans[i].forced_bits & self.absent
                 dist[i] = d + lack.bit_count() if lack and d < INF else d
         if plist.groups == 4:
             for i in plist.pairs:
@@ -277,13 +278,13 @@ class PlanEval:
                 hit = (0, 0)
             elif i in plist.pos:
                 need, surplus = hand_bits(self.optimal(i))
-                hit = (need | plist.forced[plist.pos[i]] & self.absent, surplus)
+                hit = (need | plist.plans[i].forced_bits & self.absent, surplus)
             elif i in plist.five:
                 hit = _five_masks(self.counts, self.melds, self._five_rows(i))
             elif i in plist.knit:
                 hit = knitted_masks(self.counts)[1:]
             else:
-                hit = _seven_pairs(self.counts)[1:]
+                hit = _seven_pairs(self.counts)
             self._bits[i] = hit
         return hit
 
@@ -309,25 +310,25 @@ class PlanEval:
             want = self._wants[i] = hand_wants(self.optimal(i)) if i in plist.pos \
                 else _seven_pairs_wants(self.counts)
         if i in plist.pos:         # a plan's forced tiles still lacking shorten it anyway
-            return want[t] | plist.forced[plist.pos[i]] & self.absent
+            return want[t] | plist.plans[i].forced_bits & self.absent
         return want[t]
 
 
-def _seven_pairs(counts: bytes) -> tuple[int, int, int]:
-    """(distance, need, surplus) of 七对子: a single needs its pair, and so does any kind not
+def _seven_pairs(counts: bytes) -> tuple[int, int]:
+    """(need, surplus) of 七对子: a single needs its pair, and so does any kind not
     held while fewer than seven are; a third copy is surplus, and so is a single beyond
     seven kinds."""
     none, once, _, thrice, four = count_masks(counts)
     kinds = len(counts) - counts.count(0)
     need = once | (none if kinds < 7 else 0)
     surplus = thrice | four | (once if kinds > 7 else 0)
-    return seven_pairs_distance(counts), need, surplus
+    return need, surplus
 
 
 def _seven_pairs_wants(counts: bytes) -> list[int]:
     """七对子's need mask after each surplus discard: a third or fourth copy leaves the needs
     as they are; a single (with more than seven kinds held) leaves the other singles."""
-    _, need, surplus = _seven_pairs(counts)
+    need, surplus = _seven_pairs(counts)
     want = [0] * 34
     for t in ranks_of(surplus):
         want[t] = need & ~(1 << t) if counts[t] == 1 else need
