@@ -126,9 +126,6 @@ def opponent_features(view: PlayerView, seat: int) -> OpponentFeatures:
                             len(pond) / 18.0, tedashi)
 
 
-_NEXT = (1, 2, 3, 0)          # the seat to the right, who plays next
-
-
 def discard_order(view: PlayerView) -> list[tuple[int, int]] | None:
     """Every discard of the hand as ``(seat, index in its pond)``, in the order made.
 
@@ -149,7 +146,7 @@ def discard_order(view: PlayerView) -> list[tuple[int, int]] | None:
         order.append((seat, k))
         done[seat] = k + 1
         if not pt.called:
-            seat = _NEXT[seat]
+            seat = (seat + 1) % 4               # the seat to the right plays next
             continue
         if claims is None:
             claims = [[m for m in view.melds[s] if m.kind != "ankan"] for s in range(4)]
@@ -287,21 +284,16 @@ class Opponent(NamedTuple):
 def field(view: PlayerView, model: RiskModel, least: float = 0.0) -> tuple[Opponent, ...]:
     """The opponents of ``view``'s seat at least ``least`` likely to be ready under
     ``model``, measured once per decision and then asked tile by tile."""
-    seats, opps, ready = [], [], []
-    for o in range(4):
-        if o != view.seat:
-            opp = opponent_features(view, o)
-            r = _logistic(model.ready, opp)
-            if r >= least:
-                seats.append(o)
-                opps.append(opp)
-                ready.append(r)
+    opps = {o: opponent_features(view, o) for o in range(4) if o != view.seat}
+    ready = {o: _logistic(model.ready, x) for o, x in opps.items()}
+    seats = [o for o in opps if ready[o] >= least]
     if not seats:
         return ()
     passed = passed_by(view, seats, discard_order(view) or [])
     least_points = float(view.rules.min_points)
-    return tuple(Opponent(o, opp, r, kinds, max(sum(map(mul, model.value, opp)), least_points))
-                 for o, opp, r, kinds in zip(seats, opps, ready, passed))
+    return tuple(Opponent(o, opps[o], ready[o], kinds,
+                          max(sum(map(mul, model.value, opps[o])), least_points))
+                 for o, kinds in zip(seats, passed))
 
 
 def win_chances(view: PlayerView, model: RiskModel, tiles: Sequence[int],
