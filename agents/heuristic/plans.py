@@ -343,9 +343,8 @@ def _knitted_want(counts: bytes, t: int) -> int:
 
 
 _WIND_KINDS, _DRAGON_KINDS = slice(WINDS[0], WINDS[-1] + 1), slice(DRAGONS[0], DRAGONS[-1] + 1)
-_HONOR_DOORS = (tuple(WINDS), tuple(DRAGONS))
 _DOOR_BITS = [((1 << 9) - 1) << (9 * d) for d in range(3)] + \
-    [sum(1 << t for t in kinds) for kinds in _HONOR_DOORS]
+    [sum(1 << t for t in kinds) for kinds in (WINDS, DRAGONS)]
 
 
 def _doors_taken(melds: Sequence[Meld]) -> list[bool] | None:

@@ -140,11 +140,13 @@ def _pack(need: np.ndarray, surplus: np.ndarray, cond: np.ndarray) -> np.ndarray
 
 
 def _half_tables(honors: bool, loose: bool, crosses: list[tuple[int, int]], width: int
-                 ) -> list[list[np.ndarray]]:
-    """Per half, per family (stacked in ``FAMILIES`` order): the (key, cross·slot) distance
-    table and the packed bits table, a row per half key in ``_row`` order."""
+                 ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
+    """The (key, cross·slot) distance tables and packed bits tables of the left and right
+    half, each with every family's block stacked in ``FAMILIES`` order, a row per half key in
+    ``_row`` order."""
     n, cut = (7, 4) if honors else (9, 5)
-    parts: list[list[list[np.ndarray]]] = [[[], []], [[], []]]
+    dist: list[list[np.ndarray]] = [[], []]
+    bits: list[list[np.ndarray]] = [[], []]
     for family in FAMILIES:
         groups, pairs = _family_groups(family, honors)
         starts = {g[0] for g in groups if g[0] != g[1]}
@@ -167,9 +169,9 @@ def _half_tables(honors: bool, loose: bool, crosses: list[tuple[int, int]], widt
                                      4 - a - b, [cross[r] for r in ranks], loose)
                 for table, part in zip(side, _half_table(keys, t, s, width)):
                     table[:, i] = part
-            parts[half][0].append(side[0].reshape(len(keys), -1))
-            parts[half][1].append(_pack(*side[1:]).reshape(len(keys), -1))
-    return [[np.concatenate(p) for p in half] for half in parts]
+            dist[half].append(side[0].reshape(len(keys), -1))
+            bits[half].append(_pack(*side[1:]).reshape(len(keys), -1))
+    return tuple(map(np.concatenate, dist)), tuple(map(np.concatenate, bits))
 
 
 def _join_positions(crosses: list[tuple[int, int]], width: int, loose: bool
@@ -198,11 +200,11 @@ def _stack(honors: bool, loose: bool) -> _Stack:
     """The half tables of every family of one kind of suit, made at first use."""
     crosses = [(0, 0)] if honors else list(_CROSSES)
     width = _FREE + 5 if loose else SLOTS
-    (dist_l, bits_l), (dist_r, bits_r) = _half_tables(honors, loose, crosses, width)
+    dist, bits = _half_tables(honors, loose, crosses, width)
     join = _join_positions(crosses, width, loose)
     most = max(len(j) for j in join)
     padded = np.array([j + j[:1] * (most - len(j)) for j in join], np.intp)  # (slot, most, 2)
-    return _Stack(4 if honors else 5, 7 if honors else 9, (dist_l, dist_r), (bits_l, bits_r),
+    return _Stack(4 if honors else 5, 7 if honors else 9, dist, bits,
                   (padded[:, :, 0].copy(), padded[:, :, 1].copy()))
 
 
