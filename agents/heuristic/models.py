@@ -163,31 +163,25 @@ def discard_order(view: PlayerView) -> list[tuple[int, int]] | None:
     return order
 
 
-def passed_tiles(view: PlayerView, seat: int,
-                 order: list[tuple[int, int]] | None = None) -> set[int]:
+def passed_tiles(view: PlayerView, seat: int) -> set[int]:
     """Kinds that passed ``seat``'s hand while it stood unchanged, so that ``seat`` cannot
     win on them now (a win is always taken): every discard since its last discard from the
     hand (not the tile just drawn) — the others', on which it did not win by ron, and the
     tiles it drew and threw, on which it did not win by tsumo (worth no less here). A ready
     hand that keeps throwing what it draws thus makes every tile thrown since safe against it.
-    ``order``: ``discard_order(view)``, where already made; nothing passed where there is
-    none."""
-    return passed_by(view, (seat,), order)[0]
+    Nothing passed where the ponds and melds fit no order (``discard_order``)."""
+    return passed_by(view, (seat,))[0]
 
 
-def passed_by(view: PlayerView, seats: Sequence[int],
-              order: list[tuple[int, int]] | None = None) -> list[set[int]]:
+def passed_by(view: PlayerView, seats: Sequence[int]) -> list[set[int]]:
     """``passed_tiles`` of each of ``seats`` (distinct), from one walk back along the order
     that stops at the earliest of their last discards from the hand: a walk forward per seat
     read the whole order for each."""
-    order = discard_order(view) if order is None else order
-    if not order:
-        return [set() for _ in seats]
     ponds = view.ponds
     waiting = {seat: j for j, seat in enumerate(seats)}    # last discard from the hand ahead
     out: list[set[int]] = [set() for _ in seats]
     since: set[int] = set()                                # the tiles walked back over
-    for s, i in reversed(order):
+    for s, i in reversed(discard_order(view) or []):
         pt = ponds[s][i]
         if not pt.tsumogiri and s in waiting:
             out[waiting.pop(s)] = set(since)
@@ -289,7 +283,7 @@ def field(view: PlayerView, model: RiskModel, least: float = 0.0) -> tuple[Oppon
     seats = [o for o in opps if ready[o] >= least]
     if not seats:
         return ()
-    passed = passed_by(view, seats, discard_order(view) or [])
+    passed = passed_by(view, seats)
     least_points = float(view.rules.min_points)
     return tuple(Opponent(o, opps[o], ready[o], kinds,
                           max(sum(map(mul, model.value, opps[o])), least_points))
