@@ -211,7 +211,7 @@ class Evaluator:
         chosen = [i for _, i in self._standing(ev, adm, hard_only=False).top]
         need = 0
         for i in chosen:
-            need |= ev.bits(i)[0]
+            need |= ev.bits(i).need
         need &= _near(held_bits(counts), [ev.plist.plans[i] for i in chosen]) \
             & ~full_bits(counts)
         return dist, float(_weigh(need, view.unseen))
@@ -273,7 +273,7 @@ class Evaluator:
         near = [(v, i) for v, i in values if best + TIE < v <= best + 1.0]
         kept = 0
         for _, i in top:
-            kept |= ev.bits(i)[1]
+            kept |= ev.bits(i).surplus
         ready = 0
         if self.params.value_planning:
             for i in ev.plist.plain:
@@ -281,7 +281,7 @@ class Evaluator:
                     ready = ALL34
                     break
                 if ev.dist[i] == 1:
-                    ready |= ev.bits(i)[1]
+                    ready |= ev.bits(i).surplus
         return Standing(best, top, near, kept, ready)
 
     @staticmethod
@@ -295,7 +295,7 @@ class Evaluator:
         step = standing.best + 1.0
         if not any(v < step - TIE for v, _ in standing.near):
             return float(step)
-        return float(min([step] + [v for v, i in standing.near if ev.bits(i)[1] >> t & 1]))
+        return float(min([step] + [v for v, i in standing.near if ev.bits(i).surplus >> t & 1]))
 
     def _ukeire(self, ev: PlanEval, standing: Standing, t: int, held: int, full: int,
                 every: bool, view: PlayerView) -> tuple[float, float]:
@@ -308,20 +308,20 @@ class Evaluator:
         the points are those of the best chosen plan."""
         value = self._value_after(ev, standing, t)
         chosen = [i for v, i in standing.top + standing.near
-                  if v <= value + TIE and v + (1 - (ev.bits(i)[1] >> t & 1)) <= value + TIE]
+                  if v <= value + TIE and v + (1 - (ev.bits(i).surplus >> t & 1)) <= value + TIE]
         improving = 0
         plans = ev.plist.plans
         for i in chosen:
-            want = ev.want(i, t) if ev.bits(i)[1] >> t & 1 else None
+            want = ev.want(i, t) if ev.bits(i).surplus >> t & 1 else None
             if want is not None:
                 improving |= want
             elif every:
-                improving |= ev.bits(i)[0]
+                improving |= ev.bits(i).need
             elif i in ev.plist.five:
                 improving |= ev.five_need_without(i, t)
             else:       # a plan ``t`` is not surplus to: the hand less the ``t`` evaluated
                 improving |= evaluate(ev.plist, less_one(ev.counts, t),
-                                      ev.melds).bits(i)[0]
+                                      ev.melds).bits(i).need
         if ev.counts[t] == 1:
             held &= ~(1 << t)
         improving &= _near(held, [plans[i] for i in chosen]) & ~(full & ~(1 << t))

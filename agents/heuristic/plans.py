@@ -207,6 +207,13 @@ class PlanList:
         return PlanEval(self, bytes(counts), tuple(melds))
 
 
+class Masks(NamedTuple):
+    """A plan's 34-bit ``need`` and ``surplus`` masks on a hand (``PlanEval``)."""
+
+    need: int
+    surplus: int
+
+
 class PlanEval:
     """A plan list on one hand: ``dist`` per plan (tiles needed; ``INF``: out of reach), and
     on demand the 34-bit masks ``need`` (one more of the kind shortens it) and ``surplus``
@@ -226,7 +233,7 @@ class PlanEval:
         self.combined = Combined(plist.layout, np.concatenate([m.rows, p.rows, s.rows, z.rows])
                                  ) if plist.std else None
         self.dist: tuple[int, ...] = tuple(self._distances())
-        self._bits: dict[int, tuple[int, int]] = {}
+        self._bits: dict[int, Masks] = {}
         self._wants: dict[int, list[int]] = {}
         self._optimal: dict[int, Optimal] = {}
 
@@ -269,20 +276,20 @@ class PlanEval:
                 c: slot_bits(*variants[c // SLOTS], c % SLOTS) for c in set().union(*splits)})
         return hit
 
-    def bits(self, i: int) -> tuple[int, int]:
-        """(need, surplus) of plan ``i``."""
+    def bits(self, i: int) -> Masks:
+        """The ``Masks`` of plan ``i``."""
         hit = self._bits.get(i)
         if hit is None:
             plist = self.plist
             if self.dist[i] >= INF:
-                hit = (0, 0)
+                hit = Masks(0, 0)
             elif i in plist.pos:
                 need, surplus = hand_bits(self.optimal(i))
-                hit = (need | plist.plans[i].forced_bits & self.absent, surplus)
+                hit = Masks(need | plist.plans[i].forced_bits & self.absent, surplus)
             elif i in plist.five:
                 hit = _five_masks(self.counts, self.melds, self._five_rows(i))
             elif i in plist.knit:
-                hit = knitted_masks(self.counts)[1:]
+                hit = Masks(*knitted_masks(self.counts)[1:])
             else:
                 hit = _seven_pairs(self.counts)
             self._bits[i] = hit
@@ -294,7 +301,7 @@ class PlanEval:
         counts = less_one(self.counts, t)
         rows = [(tuple(suit_row(family, counts[lo:hi]).tolist()), family, counts[lo:hi])
                 for (_, family, _), (lo, hi) in zip(self._five_rows(i), SUIT_SLICES)]
-        return _five_masks(counts, self.melds, rows)[0]
+        return _five_masks(counts, self.melds, rows).need
 
     def want(self, i: int, t: int) -> int | None:
         """The need mask once a ``t`` (surplus to plan ``i``) is discarded; ``None`` for
@@ -314,15 +321,15 @@ class PlanEval:
         return want[t]
 
 
-def _seven_pairs(counts: bytes) -> tuple[int, int]:
-    """(need, surplus) of 七对子: a single needs its pair, and so does any kind not
+def _seven_pairs(counts: bytes) -> Masks:
+    """The ``Masks`` of 七对子: a single needs its pair, and so does any kind not
     held while fewer than seven are; a third copy is surplus, and so is a single beyond
     seven kinds."""
     none, once, _, thrice, four = count_masks(counts)
     kinds = len(counts) - counts.count(0)
     need = once | (none if kinds < 7 else 0)
     surplus = thrice | four | (once if kinds > 7 else 0)
-    return need, surplus
+    return Masks(need, surplus)
 
 
 def _seven_pairs_wants(counts: bytes) -> list[int]:
@@ -411,12 +418,12 @@ def _door_bits(counts: bytes, rows, cost2: list[int], cost3: list[int]
     return bits2, bits3
 
 
-def _five_masks(counts: bytes, melds: Sequence[Meld], rows) -> tuple[int, int]:
-    """五门齐's (need, surplus): the union over the best places of the pair."""
+def _five_masks(counts: bytes, melds: Sequence[Meld], rows) -> Masks:
+    """五门齐's ``Masks``: the union over the best places of the pair."""
     doors = _five_doors(counts, melds, rows)
     best = doors.dist
     if best >= INF:
-        return 0, 0
+        return Masks(0, 0)
     bits2, bits3 = _door_bits(counts, rows, doors.cost2, doors.cost3)
     need = surplus = 0
     held = held_bits(counts)
@@ -430,7 +437,7 @@ def _five_masks(counts: bytes, melds: Sequence[Meld], rows) -> tuple[int, int]:
                 nd, sp = (bits2 if door == pair_door else bits3)[door]
                 need |= nd
                 surplus |= sp
-    return need, surplus
+    return Masks(need, surplus)
 
 
 @lru_cache(maxsize=1 << 12)
