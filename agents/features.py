@@ -35,7 +35,7 @@ from agents.heuristic.evaluator import TIE, EvalParams, Evaluator
 from agents.heuristic.params import V1
 from agents.heuristic.tables import INF
 from mjenv.game.view import PlayerView
-from mjenv.tiles import Meld
+from mjenv.tiles import Meld, counts34
 
 DIST_SCALE = 8.0
 WEIGHT_SCALE = 5.0        # log(1 + unseen useful tiles) / WEIGHT_SCALE: 1 at ~150 tiles
@@ -154,9 +154,7 @@ class Analyst:
             out[idx["threat_right"] + r - 1] = threat[(view.seat + r) % 4]
         danger = tile_dangers(view, threat, V1.danger)
         out[idx["danger"]] = np.minimum(np.asarray(danger, dtype=np.float32) / 4.0, 1.0)
-        counts = [0] * 34
-        for t in view.hand:
-            counts[t] += 1
+        counts = counts34(view.hand)
         melds = tuple(view.melds[view.seat])
         legal = view.legal
         if view.phase == "turn" and any(a.kind == "discard" for a in legal):
