@@ -1,7 +1,7 @@
 """What the search agent costs: CPU seconds per searched decision and per deal of its seat, as a
 ratio to one decision of its blueprint measured in the same run.
 
-    python benchmarks/bench_search.py [--deals 6] [--params FILE …] [--worlds 4 8 16 32]
+    python benchmarks/bench_search.py [--deals 20] [--params FILE …] [--worlds 4 8 16 32]
 
 For each setting (a ``search:FILE`` parameter file, or the default parameters with ``worlds``
 set to each of ``--worlds``: the budget curve) the search agent plays ``--deals`` seeded deals
@@ -68,7 +68,7 @@ def measure(params: SearchParams, deals: int, first: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=6)
+    parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--first", type=int, default=50_000, help="seed of the first deal")
     parser.add_argument("--warm", type=int, default=100,
                         help="uncounted deals of blueprint self-play first (its caches)")

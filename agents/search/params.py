@@ -26,9 +26,13 @@ class SearchParams:
     candidates: k, at most this many actions are compared on a turn (the blueprint's own and
         its next best discards); a claim compares every answer it may give.
     margin: a turn is searched when a second discard rates within this much utility of the
-        best (``HeuristicAgent.rate``).
+        best (``HeuristicAgent.rate``); negative: never for that reason.
     threat: ... or when an opponent is at least this likely to be ready (the blueprint's
         model); 1 or more: never for that reason.
+
+    The defaults are the variant that measured best (docs/search.md, *What each variant
+    measured*): discards searched while an opponent looks ready, on 8 worlds — none beat the
+    blueprint, this one lost least and costs least.
     claims: search every chi, pon, open-kan or pass choice.
     rons: search a ron or pass (the blueprint always wins; passing is rarely right and a
         noisy search finds it right too often: off by default).
@@ -40,12 +44,12 @@ class SearchParams:
     """
 
     blueprint: str = "heuristic"
-    worlds: int = 16
-    min_worlds: int = 8
-    candidates: int = 3
-    margin: float = 0.02
-    threat: float = 1.0
-    claims: bool = True
+    worlds: int = 8
+    min_worlds: int = 4
+    candidates: int = 2
+    margin: float = -1.0
+    threat: float = 0.5
+    claims: bool = False
     rons: bool = False
     threshold: float = 2.0
     min_gain: float = 0.25

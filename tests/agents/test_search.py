@@ -18,7 +18,7 @@ from mjenv.game.world import sample_hidden, world
 from mjenv.rules import RuleConfig
 from training.evaluate import evaluate
 
-QUICK = dict(worlds=4, min_worlds=4, candidates=2)
+QUICK = dict(worlds=4, min_worlds=4, candidates=2, claims=True)
 
 
 def test_sparta_deviates_only_on_a_gain_clear_of_noise_and_of_the_floor():
@@ -80,8 +80,8 @@ def test_with_its_gate_shut_it_plays_the_blueprints_very_game():
 
 
 def test_it_searches_claims_and_never_deviates_when_told_to_trust_nothing():
-    sceptic = SearchAgent(SearchParams(margin=-1.0, threat=1.0, threshold=1e9, worlds=2,
-                                       min_worlds=2))
+    sceptic = SearchAgent(SearchParams(margin=-1.0, threat=1.0, claims=True, threshold=1e9,
+                                       worlds=2, min_worlds=2))
     for seed in range(4):
         hand, base = _against_blueprint(sceptic, seed)
         assert hand.log == base.log
