@@ -289,7 +289,8 @@ class PlanEval:
             elif i in plist.five:
                 hit = _five_masks(self.counts, self.melds, self._five_rows(i))
             elif i in plist.knit:
-                hit = Masks(*knitted_masks(self.counts)[1:])
+                _, need, surplus = knitted_masks(self.counts)
+                hit = Masks(need, surplus)
             else:
                 hit = _seven_pairs(self.counts)
             self._bits[i] = hit
@@ -346,7 +347,10 @@ def _knitted_want(counts: bytes, t: int) -> int:
     """The knitted plan's need mask once a ``t`` (surplus to it) is discarded: as it is where
     ``t`` is held twice or more (the kinds held stay the same), else that of the hand less
     the ``t``."""
-    return knitted_masks(counts)[1] if counts[t] >= 2 else knitted_need(less_one(counts, t))
+    if counts[t] < 2:
+        return knitted_need(less_one(counts, t))
+    _, need, _ = knitted_masks(counts)
+    return need
 
 
 _WIND_KINDS, _DRAGON_KINDS = slice(WINDS[0], WINDS[-1] + 1), slice(DRAGONS[0], DRAGONS[-1] + 1)
