@@ -126,63 +126,25 @@ def opponent_features(view: PlayerView, seat: int) -> OpponentFeatures:
                             len(pond) / 18.0, tedashi)
 
 
-def discard_order(view: PlayerView) -> list[tuple[int, int]] | None:
-    """Every discard of the hand as ``(seat, index in its pond)``, in the order made.
-
-    The view keeps no timeline, but the ponds and melds fix one: the dealer discards first and
-    turns pass to the right, except that a claimed discard passes the turn to its claimer —
-    the seat whose next chi/pon/open kan holds that tile from that seat (a pon since extended
-    to a kan, which keeps neither, by its tile). ``None`` where they fit no order (views made
-    by hand)."""
-    ponds = view.ponds
-    claims = None                                   # each seat's claimed melds, on demand
-    used, done = [0] * 4, [0] * 4
-    seat, order = view.dealer, []
-    for _ in range(sum(map(len, ponds))):
-        pond, k = ponds[seat], done[seat]
-        if k >= len(pond):
-            return None
-        pt = pond[k]
-        order.append((seat, k))
-        done[seat] = k + 1
-        if not pt.called:
-            seat = (seat + 1) % 4               # the seat to the right plays next
-            continue
-        if claims is None:
-            claims = [[m for m in view.melds[s] if m.kind != "ankan"] for s in range(4)]
-        for c in range(4):
-            if c != seat and used[c] < len(claims[c]):
-                m = claims[c][used[c]]
-                if (m.called, m.from_seat) == (pt.tile, seat) or (
-                        m.kind == "kakan" and m.tiles[0] == pt.tile):
-                    used[c] += 1
-                    seat = c
-                    break
-        else:
-            return None
-    return order
-
-
 def passed_tiles(view: PlayerView, seat: int) -> set[int]:
     """Kinds that passed ``seat``'s hand while it stood unchanged, so that ``seat`` cannot
     win on them now (a win is always taken): every discard since its last discard from the
     hand (not the tile just drawn) — the others', on which it did not win by ron, and the
     tiles it drew and threw, on which it did not win by tsumo (worth no less here). A ready
-    hand that keeps throwing what it draws thus makes every tile thrown since safe against it.
-    Nothing passed where the ponds and melds fit no order (``discard_order``)."""
+    hand that keeps throwing what it draws thus makes every tile thrown since safe against it."""
     return passed_by(view, (seat,))[0]
 
 
 def passed_by(view: PlayerView, seats: Sequence[int]) -> list[set[int]]:
-    """``passed_tiles`` of each of ``seats`` (distinct), from one walk back along the order
-    that stops at the earliest of their last discards from the hand: a walk forward per seat
-    read the whole order for each."""
-    ponds = view.ponds
+    """``passed_tiles`` of each of ``seats`` (distinct), from one walk back over the hand's
+    discards in the order made (``PondTile.order``) that stops at the earliest of their last
+    discards from the hand."""
+    made = sorted(((s, pt) for s, pond in enumerate(view.ponds) for pt in pond),
+                  key=lambda discard: discard[1].order)
     waiting = {seat: j for j, seat in enumerate(seats)}    # last discard from the hand ahead
     out: list[set[int]] = [set() for _ in seats]
     since: set[int] = set()                                # the tiles walked back over
-    for s, i in reversed(discard_order(view) or []):
-        pt = ponds[s][i]
+    for s, pt in reversed(made):
         if not pt.tsumogiri and s in waiting:
             out[waiting.pop(s)] = set(since)
             if not waiting:

@@ -24,7 +24,7 @@ check that the win reaches ``min_points``.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import compress, repeat
 from operator import is_
@@ -329,7 +329,8 @@ class Hand:
         c = self._counts[seat]
         if kind == "discard":
             c[t] -= 1
-            self._ponds[seat].append(PondTile(t, t == self._drawn, False))
+            made = sum(map(len, self._ponds))          # the hand's discards so far
+            self._ponds[seat].append(PondTile(t, t == self._drawn, False, made))
             self._visible[t] += 1
             self._drawn, self._kan_draw = None, False
             self._update_waits(seat)
@@ -532,7 +533,7 @@ class Hand:
             c[x] -= 1
             self._visible[x] += 1
         pond = self._ponds[source]
-        pond[-1] = PondTile(t, pond[-1].tsumogiri, True)
+        pond[-1] = replace(pond[-1], called=True)
         self._melds[seat].append(meld)
         self._calls += 1
         self._furiten[seat] = False        # a claim of its went through (§4)

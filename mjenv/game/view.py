@@ -18,11 +18,14 @@ from mjenv.tiles import TILE_NAMES, Meld, tile_name
 @dataclass(frozen=True)
 class PondTile:
     """One discard: ``tsumogiri`` when it was the kind just drawn; ``called`` when another
-    seat claimed it (chi/pon/open kan — it then shows in that seat's meld, not here)."""
+    seat claimed it (chi/pon/open kan — it then shows in that seat's meld, not here);
+    ``order`` its place among all the hand's discards (0: the hand's first), the timeline
+    that the four ponds alone do not keep."""
 
     tile: int
     tsumogiri: bool
     called: bool
+    order: int
 
 
 @dataclass(frozen=True)
@@ -71,14 +74,14 @@ class PlayerView:
     def to_dict(self) -> dict:
         """The view as JSON-able data, field for field, in the notation of the logs: tiles as
         text (``"5m"``), melds as ``{"meld": "chi:345m", "called": "4m", "from": 2}``, pond
-        tiles as ``{"tile", "tsumogiri", "called"}``, ``unseen`` as a map from every kind to its
+        tiles as ``{"tile", "tsumogiri", "called", "order"}``, ``unseen`` as a map from every kind to its
         count, ``legal`` as action texts. What external programs are sent (docs/protocol.md)."""
         return {
             "seat": self.seat,
             "hand": [tile_name(t) for t in self.hand],
             "melds": [[_meld_dict(m) for m in seat] for seat in self.melds],
-            "ponds": [[{"tile": tile_name(p.tile), "tsumogiri": p.tsumogiri, "called": p.called}
-                       for p in pond] for pond in self.ponds],
+            "ponds": [[{"tile": tile_name(p.tile), "tsumogiri": p.tsumogiri, "called": p.called,
+                        "order": p.order} for p in pond] for pond in self.ponds],
             "unseen": dict(zip(TILE_NAMES, self.unseen)),
             "dealer": self.dealer,
             "round_wind": self.round_wind,

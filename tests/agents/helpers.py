@@ -17,7 +17,7 @@ def view_of(hand: str, *, seat: int = 0, melds: Sequence[Sequence[str]] = ((), (
     """A view with the given tiles; ``legal`` defaults to one discard per kind held."""
     tiles = tuple(sorted(parse_tiles(hand)))
     meld_objs = tuple(tuple(parse_meld(m) for m in ms) for ms in melds)
-    pond_objs = tuple(tuple(PondTile(t, False, False) for t in parse_tiles(p)) for p in ponds)
+    pond_objs = _ponds(ponds, dealer)
     seen = [0] * 34
     for t in tiles:
         seen[t] += 1
@@ -40,6 +40,16 @@ def view_of(hand: str, *, seat: int = 0, melds: Sequence[Sequence[str]] = ((), (
         furiten=False, phase=phase, target_tile=target_tile,
         target_from=seat if target_from is None and phase == "turn" else target_from,
         legal=actions, rules=rules)
+
+
+def _ponds(ponds: Sequence[str], dealer: int) -> tuple[tuple[PondTile, ...], ...]:
+    """The ponds, numbered as turns pass without claims: the dealer's first discard, then the
+    next seat's first, and so on round the table (a seat whose pond is done is skipped)."""
+    tiles = [parse_tiles(p) for p in ponds]
+    made = sorted((i, (s - dealer) % 4, s) for s in range(4) for i in range(len(tiles[s])))
+    order = {(s, i): n for n, (i, _, s) in enumerate(made)}
+    return tuple(tuple(PondTile(t, False, False, order[s, i]) for i, t in enumerate(tiles[s]))
+                 for s in range(4))
 
 
 def play(agents: Sequence, seed: int, on_decision=None) -> Hand:

@@ -5,11 +5,10 @@ from dataclasses import replace
 
 import numpy as np
 
-from agents.heuristic.models import (OPPONENT_FEATURES, TILE_FEATURES, discard_order, field,
+from agents.heuristic.models import (OPPONENT_FEATURES, TILE_FEATURES, field,
                                      opponent_features, passed_tiles, risk, tile_features,
                                      win_chances, win_probability)
 from agents.heuristic.params import default
-from mjenv.game.view import PondTile
 from tests.agents.helpers import view_of
 
 
@@ -57,44 +56,8 @@ def test_what_passed_a_hand_that_only_throws_what_it_draws_stays_passed():
     ponds = list(view.ponds)
     ponds[1] = tuple(replace(pt, tsumogiri=i > 0) for i, pt in enumerate(ponds[1]))
     view = replace(view, ponds=tuple(ponds))
-    assert discard_order(view) == [(1, 0), (2, 0), (3, 0), (0, 0), (1, 1), (2, 1), (3, 1),
-                                   (0, 1), (1, 2)]
     assert passed_tiles(view, 1) == {17, 24, 1, 26, 10, 23, 2, 31}  # all but its 1m
     assert passed_tiles(view, 2) == {23, 2, 31}                     # since its 2p
-
-
-def test_the_discard_order_follows_claims():
-    # dealer 0 throws 3m, seat 2 pons it and throws 9p; seat 3 goes on, then seat 0
-    view = view_of("456m3457p258s99s27z", melds=((), (), ("pon:333m",), ()),
-                   ponds=("1z", "", "9p", "7s"), live=40)
-    ponds = list(view.ponds)
-    ponds[0] = (PondTile(2, False, True),) + ponds[0]
-    melds = list(view.melds)
-    melds[2] = (replace(melds[2][0], called=2, from_seat=0),)
-    view = replace(view, ponds=tuple(ponds), melds=tuple(melds))
-    assert discard_order(view) == [(0, 0), (2, 0), (3, 0), (0, 1)]
-    assert discard_order(view_of("1m", ponds=("", "1m", "", ""))) is None    # no such order
-
-
-def test_the_discard_order_is_the_engine_s():
-    from agents import make_agent
-    from mjenv.env.actions import decode_action, legal_mask
-    from mjenv.game import Hand
-
-    checked = 0
-    for seed in range(6):
-        hand = Hand(seed=seed)
-        agents = [make_agent("heuristic", seed=s) for s in range(4)]
-        while not hand.over:
-            seat = hand.to_act[0]
-            view = hand.view(seat)
-            made = [e["seat"] for e in hand.log
-                    if e["type"] == "decide" and e["action"].startswith("discard")]
-            assert [s for s, _ in discard_order(view)] == made
-            checked += 1
-            hand.step(seat, decode_action(int(agents[seat].act(None, legal_mask(view), view)),
-                                          view))
-    assert checked > 200
 
 
 def test_the_shipped_models_make_sense():

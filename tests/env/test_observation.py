@@ -31,13 +31,14 @@ def at(*tiles):
 def make_view(**changes) -> PlayerView:
     chi = Meld("chi", tuple(parse_tiles("234s")), called=T("3s"), from_seat=0)
     pon = Meld("pon", (T("7z"),) * 3, called=T("7z"), from_seat=1)
-    long_pond = tuple(PondTile(t, False, False) for t in parse_tiles("11112222333344445555666777m"))
+    long_pond = tuple(PondTile(t, False, False, 3 + i)
+                      for i, t in enumerate(parse_tiles("11112222333344445555666777m")))
     fields = dict(
         seat=1,
         hand=tuple(parse_tiles("1123m55p")),
         melds=((), (chi,), (parse_meld("ankan:9999p"),), (pon,)),
-        ponds=((PondTile(T("1z"), True, False), PondTile(T("3s"), False, True)),
-               (PondTile(T("7z"), False, True),),
+        ponds=((PondTile(T("1z"), True, False, 0), PondTile(T("3s"), False, True, 2)),
+               (PondTile(T("7z"), False, True, 1),),
                long_pond,
                ()),
         unseen=tuple([4, 2, 3, 4, 4, 4, 4, 4, 4] + [4] * 25),

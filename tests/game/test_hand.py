@@ -7,12 +7,13 @@ tiles of a suit within 2 ranks, so they can never chi) plus honor pairs that nob
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
 from mjenv.game import Action, Hand, IllegalActionError
 from mjenv.scoring.settle import settle_ron
-from mjenv.tiles import parse_tiles
+from mjenv.tiles import TILE_NAMES, parse_tiles
 
 from tests.game.helpers import autoplay, build_wall, legal, play, scenario_hand
 
@@ -487,3 +488,24 @@ def test_no_chi_on_honors() -> None:
     assert {parse_tiles(x)[0] for x in ("2z", "3z")} <= set(hand.concealed(1))
     play(hand, "0 discard 1z")                     # seat 1 holds 2z3z: no "chi" of winds
     assert hand.phase == "turn" and hand.to_act == (1,)
+
+
+def test_the_ponds_keep_the_order_the_discards_were_made_in() -> None:
+    # random play (claims included): every view's pond tiles, taken by ``order``, are the
+    # log's discards in the order made, a claimed one included
+    rng = random.Random(5)
+    claimed = 0
+    for seed in range(8):
+        hand = Hand(seed=seed)
+        while not hand.over:
+            seat = hand.to_act[0]
+            view = hand.view(seat)
+            made = [(e["seat"], e["action"].split()[1]) for e in hand.log
+                    if e["type"] == "decide" and e["action"].startswith("discard ")]
+            ordered = sorted(((s, pt) for s, pond in enumerate(view.ponds) for pt in pond),
+                             key=lambda d: d[1].order)
+            assert [pt.order for _, pt in ordered] == list(range(len(made)))
+            assert [(s, TILE_NAMES[pt.tile]) for s, pt in ordered] == made
+            claimed = max(claimed, sum(pt.called for _, pt in ordered))
+            hand.step(seat, rng.choice(hand.legal_actions(seat)))
+    assert claimed > 0
