@@ -8,14 +8,14 @@ default, read from ``tuned.json`` beside this module (written by ``mjenv tune he
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from agents.heuristic.defence import DefenceParams
 from agents.heuristic.evaluator import EvalParams
 from agents.heuristic.models import (OPPONENT_FEATURES, TILE_FEATURES, WIN_FEATURES,
                                      RiskModel)
+from agents.param_file import known_fields, read_params, write_params
 
 TUNED = Path(__file__).with_name("tuned.json")
 
@@ -85,11 +85,7 @@ class HeuristicParams:
     @classmethod
     def from_dict(cls, data: dict) -> "HeuristicParams":
         """The parameters of a parameter file's ``params`` (unknown keys are an error)."""
-        known = {f.name: f for f in fields(cls)}
-        unknown = set(data) - set(known)
-        if unknown:
-            raise ValueError(f"unknown heuristic parameter(s): {', '.join(sorted(unknown))}")
-        values = dict(data)
+        values = dict(known_fields(cls, data))
         if "danger" in values:
             values["danger"] = DefenceParams(**values["danger"])
         if values.get("risk") is not None:
@@ -101,26 +97,13 @@ class HeuristicParams:
 
 
 def save_params(path: str | Path, params: HeuristicParams, note: dict | None = None) -> None:
-    """Write a parameter file: ``{"params": …, "note": …}`` (JSON)."""
-    Path(path).write_text(json.dumps({"params": params.to_dict(), "note": note or {}},
-                                     indent=1) + "\n")
+    """Write a parameter file (``agents.param_file``), as ``mjenv tune heuristic`` does."""
+    write_params(path, params, note)
 
 
 def load_params(path: str | Path) -> HeuristicParams:
-    """Read a parameter file written by ``save_params`` (``mjenv tune heuristic``)."""
-    p = Path(path)
-    try:
-        data = json.loads(p.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"heuristic:{path}: no such parameter file") from None
-    except (OSError, json.JSONDecodeError) as e:
-        raise ValueError(f"heuristic:{path}: not a parameter file ({e})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("params"), dict):
-        raise ValueError(f"heuristic:{path}: not a parameter file (no 'params' object)")
-    try:
-        return HeuristicParams.from_dict(data["params"])
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"heuristic:{path}: {e}") from None
+    """Read a parameter file written by ``save_params``."""
+    return read_params(path, "heuristic", HeuristicParams.from_dict)
 
 
 V1 = HeuristicParams()

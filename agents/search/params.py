@@ -6,9 +6,10 @@ the fields left out keep their defaults (``search`` is the defaults).
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from agents.param_file import known_fields, read_params
 
 
 @dataclass(frozen=True)
@@ -69,22 +70,7 @@ class SearchParams:
 
 
 def load_search_params(path: str | Path) -> SearchParams:
-    """Read a parameter file; ``ValueError`` naming the file and what is wrong."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise ValueError(f"search:{path}: no such parameter file") from None
-    except (OSError, json.JSONDecodeError) as e:
-        raise ValueError(f"search:{path}: not a parameter file ({e})") from None
-    params = data.get("params") if isinstance(data, dict) else None
-    if not isinstance(params, dict):
-        raise ValueError(f"search:{path}: not a parameter file (no 'params' object)")
-    known = {f.name for f in fields(SearchParams)}
-    unknown = sorted(set(params) - known)
-    if unknown:
-        raise ValueError(f"search:{path}: unknown fields {', '.join(unknown)} (known: "
-                         f"{', '.join(sorted(known))})")
-    try:
-        return SearchParams(**params)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"search:{path}: {e}") from None
+    """Read a parameter file (``agents.param_file``); ``ValueError`` naming the file and
+    what is wrong."""
+    return read_params(path, "search",
+                       lambda params: SearchParams(**known_fields(SearchParams, params)))

@@ -36,7 +36,7 @@ def test_presets():
     (None, "no such parameter file"),
     ("{not json", "not a parameter file"),
     ('{"params": 3}', "no 'params' object"),
-    ('{"params": {"colour": 1}}', "unknown heuristic parameter(s): colour"),
+    ('{"params": {"colour": 1}}', "unknown field(s) colour"),
     ('{"params": {"defence_model": "psychic"}}', "defence_model must be"),
     ('{"params": {"win": [1, 2]}}', "win has 2 coefficients"),
 ])

@@ -128,7 +128,7 @@ def test_specs_and_parameter_files(tmp_path):
     agent = make_agent(f"search:{path}")
     assert (agent.params.worlds, agent.params.threshold, agent.name) == (8, 3.0, f"search:{path}")
     path.write_text(json.dumps({"params": {"wolds": 8}}))
-    with pytest.raises(ValueError, match="unknown fields wolds"):
+    with pytest.raises(ValueError, match=r"unknown field\(s\) wolds"):
         make_agent(f"search:{path}")
     with pytest.raises(ValueError, match="no such parameter file"):
         make_agent(f"search:{tmp_path / 'missing.json'}")
