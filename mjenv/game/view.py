@@ -74,8 +74,9 @@ class PlayerView:
     def to_dict(self) -> dict:
         """The view as JSON-able data, field for field, in the notation of the logs: tiles as
         text (``"5m"``), melds as ``{"meld": "chi:345m", "called": "4m", "from": 2}``, pond
-        tiles as ``{"tile", "tsumogiri", "called", "order"}``, ``unseen`` as a map from every kind to its
-        count, ``legal`` as action texts. What external programs are sent (docs/protocol.md)."""
+        tiles as ``{"tile", "tsumogiri", "called", "order"}``, ``unseen`` as a map from every
+        kind to its count, ``legal`` as action texts. What external programs are sent
+        (docs/protocol.md)."""
         return {
             "seat": self.seat,
             "hand": [tile_name(t) for t in self.hand],
